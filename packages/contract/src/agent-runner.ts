@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
+import { usageSchema, type Usage } from './usage.js';
+
+/** A file placed in the agent's workspace before it starts; `path` is relative to the workspace. */
+export const workspaceFileSchema = z.strictObject({
+  path: z
+    .string()
+    .min(1)
+    .refine((path) => !path.startsWith('/') && !path.split(/[\\/]/).includes('..'), {
+      message: 'workspace file paths are relative and stay inside the workspace',
+    }),
+  content: z.union([z.string(), z.instanceof(Uint8Array)]),
+});
+export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
+
+export interface AgentRunRequest {
+  /** The skill document, installed where this harness reads skills (AGENTS.md, CLAUDE.md, …). */
+  skill: string;
+  prompt: string;
+  /** An empty directory the runner may use; the caller creates and removes it. */
+  workspace: string;
+  files?: WorkspaceFile[];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** One event of the harness's own transcript, as it printed it (usually a parsed JSONL line). */
+export type TranscriptEvent = Record<string, unknown>;
+
+export const exitStatusSchema = z.strictObject({
+  code: z.int().nullable(),
+  signal: z.string().nullable(),
+  timedOut: z.boolean(),
+});
+export type ExitStatus = z.infer<typeof exitStatusSchema>;
+
+export const agentRunResultSchema = z.strictObject({
+  finalText: z.string(),
+  transcript: z.array(z.record(z.string(), z.unknown())),
+  /** `usage.estimated` is true when the harness reported no token counts. */
+  usage: usageSchema,
+  exitStatus: exitStatusSchema,
+});
+
+export interface AgentRunResult {
+  finalText: string;
+  transcript: TranscriptEvent[];
+  usage: Usage;
+  exitStatus: ExitStatus;
+}
+
+/**
+ * A coding-agent harness (Codex, Claude Code, Copilot, …) run as a whole agent in a workspace.
+ * A harness that crashes or times out throws a retryable `ProviderError`: that is an
+ * infrastructure failure, not an answer.
+ */
+export interface AgentRunner {
+  readonly specificationVersion: SpecificationVersion;
+  readonly provider: string;
+  readonly modelId: string;
+  run(request: AgentRunRequest): Promise<AgentRunResult>;
+}
+
+export function isAgentRunner(value: unknown): value is AgentRunner {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.specificationVersion === 'string' &&
+    SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion) &&
+    typeof candidate.provider === 'string' &&
+    typeof candidate.modelId === 'string' &&
+    typeof candidate.run === 'function'
+  );
+}

@@ -1,0 +1,60 @@
+import type { AgentRunner } from './agent-runner.js';
+import type { ChatModel } from './chat-model.js';
+import type { RolloutResult } from './rollout-result.js';
+import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
+import type { SplitName, TaskItem } from './task-item.js';
+
+export const TARGET_KINDS = ['chat', 'agent'] as const;
+export type TargetKind = (typeof TARGET_KINDS)[number];
+
+/** The model under training: a chat model the env prompts, or a whole agent harness. */
+export type Target = { kind: 'chat'; model: ChatModel } | { kind: 'agent'; runner: AgentRunner };
+
+export interface RolloutContext {
+  /** The skill document to run with. */
+  skill: string;
+  target: Target;
+  /** Aborted when the run stops; a rollout rejects promptly with the signal's reason. */
+  signal: AbortSignal;
+  /** A directory of this rollout's own, for files it writes; created and removed by core. */
+  workDir: string;
+  /** Which sample of the same item this is, when an item is rolled out more than once. */
+  sampleIndex: number;
+}
+
+/**
+ * A benchmark. `rollout` handles one item: core schedules items concurrently, caches each result
+ * and reports progress item by item, so an env never loops over a split itself.
+ *
+ * `rollout` returns a `scored` result when the target answered, and an `errored` one (or throws a
+ * retryable `ProviderError`) when infrastructure failed; it never turns a failure into a score of 0.
+ */
+export interface Environment {
+  readonly specificationVersion: SpecificationVersion;
+  readonly id: string;
+  readonly targetKinds: readonly TargetKind[];
+  readonly taskTypes: readonly string[];
+  /** The skill training starts from, unless the config names another. */
+  initialSkill(): Promise<string>;
+  loadSplit(split: SplitName): Promise<TaskItem[]>;
+  rollout(item: TaskItem, context: RolloutContext): Promise<RolloutResult>;
+  /** Optional: build expensive state once before the first rollout. */
+  setup?(): Promise<void>;
+  /** Optional: release what `setup` built. Called once, also after a failed run. */
+  teardown?(): Promise<void>;
+}
+
+export function isEnvironment(value: unknown): value is Environment {
+  if (typeof value !== 'object' || value === null) return false;
+  const candidate = value as Record<string, unknown>;
+  return (
+    typeof candidate.specificationVersion === 'string' &&
+    SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion) &&
+    typeof candidate.id === 'string' &&
+    Array.isArray(candidate.targetKinds) &&
+    Array.isArray(candidate.taskTypes) &&
+    typeof candidate.initialSkill === 'function' &&
+    typeof candidate.loadSplit === 'function' &&
+    typeof candidate.rollout === 'function'
+  );
+}

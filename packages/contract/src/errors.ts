@@ -1,0 +1,121 @@
+/**
+ * One error type for everything that crosses a package boundary. `code` is stable and
+ * machine-readable, `category` says whose problem it is, `retryable` whether trying the same
+ * thing again may succeed.
+ *
+ * `instanceof` fails when two copies of this package are installed (one under the CLI, one under
+ * a third-party env), so every class is recognised by a registry-wide symbol instead:
+ * `SkillOptError.isInstance(error)` and `ProviderError.isInstance(error)` work across copies.
+ */
+
+export const ERROR_CATEGORIES = ['user', 'provider', 'internal'] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
+export const ERROR_CODES = {
+  /** The configuration is invalid: an unknown key, a wrong type, an unreadable file. */
+  configInvalid: 'config-invalid',
+  /** An env or backend package named in the config is not installed. */
+  packageNotFound: 'package-not-found',
+  /** A package was written against a contract version this release does not support. */
+  specificationUnsupported: 'specification-unsupported',
+  /** Input data (a split, a task item) does not have the expected shape. */
+  dataInvalid: 'data-invalid',
+  providerRateLimited: 'provider-rate-limited',
+  providerUnavailable: 'provider-unavailable',
+  providerTimeout: 'provider-timeout',
+  providerConnection: 'provider-connection',
+  providerAuthentication: 'provider-authentication',
+  providerBadRequest: 'provider-bad-request',
+  modelNotFound: 'model-not-found',
+  /** The model answered, but with nothing usable (empty, refused, or not the requested shape). */
+  replyEmpty: 'reply-empty',
+  replyRefused: 'reply-refused',
+  replyMalformed: 'reply-malformed',
+  processCrashed: 'process-crashed',
+  processTimeout: 'process-timeout',
+  aborted: 'aborted',
+  budgetSpent: 'budget-spent',
+  internal: 'internal',
+} as const;
+export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+export type ErrorCode = KnownErrorCode | (string & {});
+
+export interface SkillOptErrorOptions {
+  code: ErrorCode;
+  message: string;
+  category: ErrorCategory;
+  retryable?: boolean;
+  cause?: unknown;
+  /** Facts for the reader of a report; never secrets. */
+  details?: Record<string, unknown>;
+}
+
+const markerPrefix = '@skillopt/contract/error/';
+const skillOptErrorMarker = Symbol.for(`${markerPrefix}SkillOptError`);
+const providerErrorMarker = Symbol.for(`${markerPrefix}ProviderError`);
+
+function hasMarker(value: unknown, marker: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
+}
+
+export class SkillOptError extends Error {
+  readonly code: ErrorCode;
+  readonly category: ErrorCategory;
+  readonly retryable: boolean;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(options: SkillOptErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'SkillOptError';
+    this.code = options.code;
+    this.category = options.category;
+    this.retryable = options.retryable ?? false;
+    this.details = options.details;
+    Object.defineProperty(this, skillOptErrorMarker, { value: true });
+  }
+
+  static isInstance(value: unknown): value is SkillOptError {
+    return hasMarker(value, skillOptErrorMarker);
+  }
+
+  /** A plain object for JSON artifacts and events. */
+  toJSON(): { name: string; code: string; category: ErrorCategory; retryable: boolean; message: string; details?: Record<string, unknown> } {
+    return {
+      name: this.name,
+      code: this.code,
+      category: this.category,
+      retryable: this.retryable,
+      message: this.message,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+export interface ProviderErrorOptions extends Omit<SkillOptErrorOptions, 'category'> {
+  /** The provider's name, e.g. `openai`. */
+  provider: string;
+  /** The HTTP status, when there was a response. */
+  status?: number;
+  /** How long the provider asked us to wait before trying again (from `retry-after`). */
+  retryAfterMs?: number;
+}
+
+/** A failure of a model provider or agent harness: infrastructure, never a task outcome. */
+export class ProviderError extends SkillOptError {
+  readonly provider: string;
+  readonly status: number | undefined;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(options: ProviderErrorOptions) {
+    super({ ...options, category: 'provider' });
+    this.name = 'ProviderError';
+    this.provider = options.provider;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+    Object.defineProperty(this, providerErrorMarker, { value: true });
+  }
+
+  static override isInstance(value: unknown): value is ProviderError {
+    return hasMarker(value, providerErrorMarker);
+  }
+}
