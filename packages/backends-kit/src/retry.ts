@@ -1,0 +1,84 @@
+import { ProviderError } from '@skillopt/contract';
+import { abortable, abortReason, sleep as realSleep } from './abortable-wait.js';
+import { requirePositiveInteger } from './invalid-option.js';
+import { isRetryableError } from './retryable.js';
+
+export interface RetryOptions {
+  /** Attempts in all, the first included. Default 3. */
+  maxAttempts?: number;
+  /** The backoff ceiling of the first retry; it doubles with each retry. Default 500 ms. */
+  baseDelayMs?: number;
+  /** The largest backoff ceiling, whatever the attempt. Default 30 000 ms. */
+  maxDelayMs?: number;
+  /**
+   * The longest wait a provider's `retry-after` may impose. A larger request is cut to this, so a
+   * provider asking for an hour does not stall a run for an hour. Default 60 000 ms.
+   */
+  maxRetryAfterMs?: number;
+  /** Cancels the whole thing, including a backoff in progress; rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Whether a failure is worth another attempt. Default: `isRetryableError`. */
+  shouldRetry?: (error: unknown, attempt: number) => boolean;
+  /** Called before each wait, for logging: the attempt that failed (1-based), the wait, the error. */
+  onRetry?: (attempt: number, delayMs: number, error: unknown) => void;
+  /** A number in [0, 1); injectable so tests get a known jitter. Default Math.random. */
+  random?: () => number;
+  /** Waits; injectable so tests do not wait in real time. Default: an abortable setTimeout. */
+  sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 3;
+const DEFAULT_BASE_DELAY_MS = 500;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+
+/**
+ * Runs `operation` until it succeeds, fails with something not worth retrying, or runs out of
+ * attempts; then rethrows the last error unchanged, so callers see the provider's own error.
+ *
+ * Between attempts it waits a full-jitter exponential backoff (a uniform draw from
+ * [0, min(maxDelayMs, baseDelayMs·2^(retry−1)))), which spreads many clients hitting the same
+ * limit instead of having them retry in lockstep. When the failure is a ProviderError with
+ * `retryAfterMs`, the provider's wish replaces the backoff, capped at `maxRetryAfterMs`.
+ */
+export async function withRetry<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  requirePositiveInteger('withRetry: maxAttempts', maxAttempts);
+  const shouldRetry = options.shouldRetry ?? isRetryableError;
+  const sleep = options.sleep ?? realSleep;
+  const { signal } = options;
+
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw abortReason(signal);
+    try {
+      return await operation(attempt);
+    } catch (error) {
+      // A failure caused by the caller's own abort is the abort, not a provider problem.
+      if (signal?.aborted) throw abortReason(signal);
+      if (attempt >= maxAttempts || !shouldRetry(error, attempt)) throw error;
+      const delayMs = retryDelay(error, attempt, options);
+      options.onRetry?.(attempt, delayMs, error);
+      await abortable(sleep(delayMs, signal), signal);
+    }
+  }
+}
+
+/**
+ * The wait after failed attempt `attempt` (1-based): the provider's `retry-after` when it gave
+ * one, the full-jitter backoff otherwise.
+ */
+export function retryDelay(error: unknown, attempt: number, options: RetryOptions = {}): number {
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
+  if (ProviderError.isInstance(error) && error.retryAfterMs !== undefined && error.retryAfterMs >= 0)
+    return Math.min(error.retryAfterMs, maxRetryAfterMs);
+  return backoffDelay(attempt, options);
+}
+
+/** Full jitter: uniform in [0, min(maxDelayMs, baseDelayMs · 2^(attempt−1))). */
+export function backoffDelay(attempt: number, options: Pick<RetryOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'> = {}): number {
+  const baseDelayMs = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS;
+  const maxDelayMs = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS;
+  const random = options.random ?? Math.random;
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** Math.max(0, attempt - 1));
+  return Math.floor(random() * ceiling);
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// The README's test command (`pnpm check`): lint with the layering check, build, every Jest
+// project, then the pack-and-install check; it ends with one line `N passed, N failed`.
+// Jest results come from each project's test-results/jest.json (Nx restores them on a cache hit);
+// a lint or build task that fails, or a test project that never ran, counts as one failure each.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const failures = [];
+let passed = 0;
+
+function workspaceProjects() {
+  const directories = [path.join(workspaceRoot, 'tools')];
+  for (const group of ['packages', 'apps']) {
+    const groupDirectory = path.join(workspaceRoot, group);
+    if (!existsSync(groupDirectory)) continue;
+    for (const entry of readdirSync(groupDirectory, { withFileTypes: true }))
+      if (entry.isDirectory()) directories.push(path.join(groupDirectory, entry.name));
+  }
+  return directories
+    .filter((directory) => existsSync(path.join(directory, 'package.json')))
+    .map((directory) => ({ directory, manifest: JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')) }));
+}
+
+/** Runs a command with its output shown as it comes, and returns its exit code and stdout. */
+function run(command, args, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: workspaceRoot, stdio: ['ignore', 'pipe', 'inherit'], ...options });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      process.stdout.write(chunk);
+      stdout += chunk;
+    });
+    child.on('error', (error) => resolve({ code: 127, stdout: String(error) }));
+    child.on('close', (code) => resolve({ code: code ?? 1, stdout }));
+  });
+}
+
+function failedNxTasks(output) {
+  const section = output.split(/Failed tasks:/)[1] ?? '';
+  return [...section.matchAll(/^\s*-\s+(\S+:\S+)/gm)].map((match) => match[1]);
+}
+
+const projects = workspaceProjects();
+for (const { directory } of projects) rmSync(path.join(directory, 'test-results'), { recursive: true, force: true });
+
+const nx = await run('pnpm', ['exec', 'nx', 'run-many', '-t', 'lint', 'build', 'test', '--outputStyle=static'], {
+  env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+});
+for (const task of failedNxTasks(nx.stdout)) if (!task.endsWith(':test')) failures.push(`nx task ${task} failed`);
+if (nx.code !== 0 && failures.length === 0 && !failedNxTasks(nx.stdout).length) failures.push(`nx exited with ${nx.code}`);
+
+for (const { directory, manifest } of projects) {
+  if (!manifest.scripts?.test) continue;
+  const resultsPath = path.join(directory, 'test-results', 'jest.json');
+  if (!existsSync(resultsPath)) {
+    failures.push(`${manifest.name}: tests did not run (no ${path.relative(workspaceRoot, resultsPath)})`);
+    continue;
+  }
+  const results = JSON.parse(readFileSync(resultsPath, 'utf8'));
+  passed += results.numPassedTests;
+  for (const suite of results.testResults) {
+    for (const test of suite.assertionResults) if (test.status === 'failed') failures.push(`${manifest.name}: ${test.fullName}`);
+    // A suite that fails to load has no assertion results: count it so it cannot pass unseen.
+    if (suite.status === 'failed' && suite.assertionResults.length === 0)
+      failures.push(`${manifest.name}: ${path.relative(workspaceRoot, suite.name)} did not load: ${suite.message.split('\n').find(Boolean) ?? ''}`);
+  }
+}
+
+const sharedLayerCheck = path.join(workspaceRoot, '..', 'shared', 'tools', 'check-layers.mjs');
+if (existsSync(sharedLayerCheck)) {
+  const layers = await run('node', [sharedLayerCheck, workspaceRoot]);
+  if (layers.code === 0 && layers.stdout.trim() === '') passed += 1;
+  else failures.push('the shared layering check reported violations (above)');
+}
+
+const packCheckResults = path.join(workspaceRoot, 'tools', 'pack-and-install', 'test-results', 'pack-and-install.json');
+rmSync(packCheckResults, { force: true });
+const packCheck = await run('node', [path.join(workspaceRoot, 'tools', 'pack-and-install', 'pack-and-install.mjs')]);
+if (existsSync(packCheckResults)) {
+  const results = JSON.parse(readFileSync(packCheckResults, 'utf8'));
+  passed += results.passed.length;
+  for (const check of results.failed) failures.push(`pack-and-install: ${check}`);
+} else {
+  failures.push(`pack-and-install: exited with ${packCheck.code} before reporting`);
+}
+
+if (failures.length) {
+  console.log('\nFailures:');
+  for (const failure of failures) console.log(`  - ${failure}`);
+}
+console.log(`\n${passed} passed, ${failures.length} failed`);
+process.exitCode = failures.length || nx.code ? 1 : 0;
