@@ -1,6 +1,7 @@
 // One Jest configuration for every project: tests are TypeScript compiled by swc to CommonJS.
-// Each project's test script adds `--json --outputFile=test-results/jest.json`; the root
-// check reads those files to print the workspace's pass/fail totals (Nx restores the folder on a cache hit).
+// Each run also writes its totals to <project>/test-results/jest.json, which `pnpm check` sums.
+const path = require('node:path');
+
 module.exports = (projectDirectory) => ({
   rootDir: projectDirectory,
   testEnvironment: 'node',
@@ -17,4 +18,5 @@ module.exports = (projectDirectory) => ({
     ],
   },
   testTimeout: 30_000,
+  reporters: ['default', path.join(__dirname, 'tools', 'jest', 'results-file-reporter.cjs')],
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The README's test command (`pnpm check`): lint with the layering check, build, every Jest
 // project, then the pack-and-install check; it ends with one line `N passed, N failed`.
-// Jest results come from each project's test-results/jest.json (Nx restores them on a cache hit);
+// Jest results come from each project's test-results/jest.json, written by tools/jest's reporter
+// (Nx restores them on a cache hit);
 // a lint or build task that fails, or a test project that never ran, counts as one failure each.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -62,12 +63,9 @@ for (const { directory, manifest } of projects) {
   }
   const results = JSON.parse(readFileSync(resultsPath, 'utf8'));
   passed += results.numPassedTests;
-  for (const suite of results.testResults) {
-    for (const test of suite.assertionResults) if (test.status === 'failed') failures.push(`${manifest.name}: ${test.fullName}`);
-    // A suite that fails to load has no assertion results: count it so it cannot pass unseen.
-    if (suite.status === 'failed' && suite.assertionResults.length === 0)
-      failures.push(`${manifest.name}: ${path.relative(workspaceRoot, suite.name)} did not load: ${suite.message.split('\n').find(Boolean) ?? ''}`);
-  }
+  for (const test of results.failedTests) failures.push(`${manifest.name}: ${test}`);
+  // A test file that fails to load runs no test: count it so it cannot pass unseen.
+  for (const suite of results.suitesThatDidNotLoad) failures.push(`${manifest.name}: did not load ${suite}`);
 }
 
 const sharedLayerCheck = path.join(workspaceRoot, '..', 'shared', 'tools', 'check-layers.mjs');
