@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
+import { isModelImplementation } from './implementation-shape.js';
+import type { SpecificationVersion } from './specification-version.js';
 import { usageSchema, type Usage } from './usage.js';
 
 /** A file placed in the agent's workspace before it starts; `path` is relative to the workspace. */
@@ -63,13 +64,5 @@ export interface AgentRunner {
 }
 
 export function isAgentRunner(value: unknown): value is AgentRunner {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return (
-    typeof candidate.specificationVersion === 'string' &&
-    SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion) &&
-    typeof candidate.provider === 'string' &&
-    typeof candidate.modelId === 'string' &&
-    typeof candidate.run === 'function'
-  );
+  return isModelImplementation(value, 'run');
 }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { CallPurpose } from './call-purpose.js';
 import { messageSchema, type Message } from './messages.js';
-import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
+import { isModelImplementation } from './implementation-shape.js';
+import type { SpecificationVersion } from './specification-version.js';
 import { toolCallSchema, toolDefinitionSchema, type ToolCall, type ToolDefinition } from './tools.js';
 import { usageSchema, type Usage } from './usage.js';
 
@@ -79,13 +80,5 @@ export interface ChatModel {
 
 /** True when `value` has the shape of a ChatModel of a supported specification version. */
 export function isChatModel(value: unknown): value is ChatModel {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
-  return (
-    typeof candidate.specificationVersion === 'string' &&
-    SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion) &&
-    typeof candidate.provider === 'string' &&
-    typeof candidate.modelId === 'string' &&
-    typeof candidate.generate === 'function'
-  );
+  return isModelImplementation(value, 'generate');
 }

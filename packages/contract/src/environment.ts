@@ -1,7 +1,8 @@
 import type { AgentRunner } from './agent-runner.js';
 import type { ChatModel } from './chat-model.js';
 import type { RolloutResult } from './rollout-result.js';
-import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
+import { supportedImplementationFields } from './implementation-shape.js';
+import type { SpecificationVersion } from './specification-version.js';
 import type { SplitName, TaskItem } from './task-item.js';
 
 export const TARGET_KINDS = ['chat', 'agent'] as const;
@@ -45,16 +46,12 @@ export interface Environment {
 }
 
 export function isEnvironment(value: unknown): value is Environment {
-  if (typeof value !== 'object' || value === null) return false;
-  const candidate = value as Record<string, unknown>;
+  const fields = supportedImplementationFields(value);
   return (
-    typeof candidate.specificationVersion === 'string' &&
-    SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion) &&
-    typeof candidate.id === 'string' &&
-    Array.isArray(candidate.targetKinds) &&
-    Array.isArray(candidate.taskTypes) &&
-    typeof candidate.initialSkill === 'function' &&
-    typeof candidate.loadSplit === 'function' &&
-    typeof candidate.rollout === 'function'
+    fields !== undefined &&
+    typeof fields.id === 'string' &&
+    Array.isArray(fields.targetKinds) &&
+    Array.isArray(fields.taskTypes) &&
+    ['initialSkill', 'loadSplit', 'rollout'].every((method) => typeof fields[method] === 'function')
   );
 }
