@@ -44,3 +44,8 @@ export function formatZodIssues(error: z.ZodError): string {
     })
     .join('; ');
 }
+
+/** True for the `data-invalid` errors of the split loaders, so callers can tell bad data from bugs. */
+export function isDataInvalidError(error: unknown): error is SkillOptError {
+  return SkillOptError.isInstance(error) && error.code === ERROR_CODES.dataInvalid;
+}

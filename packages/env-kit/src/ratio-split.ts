@@ -96,8 +96,7 @@ export function countsByLargestRemainder(total: number, weights: readonly number
  * Splits one pool of items into train, val and test: a seeded shuffle of a copy (see
  * `seededShuffle`), then consecutive runs of the largest-remainder counts, in the order train, val,
  * test. Deterministic on every machine; it does not reproduce the Python original's splits, which
- * shuffle with CPython's Mersenne Twister (the counts do agree with the original's for the same
- * ratio and total).
+ * shuffle with CPython's Mersenne Twister (the counts agree with the original's for integer weights).
  */
 export function splitByRatio<T>(items: readonly T[], options: SplitByRatioOptions): Record<SplitName, T[]> {
   const weights = parseSplitRatio(options.ratio);

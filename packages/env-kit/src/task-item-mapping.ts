@@ -1,4 +1,4 @@
-import { SkillOptError, taskItemSchema, type TaskItem } from '@skillopt/contract';
+import { taskItemSchema, type TaskItem } from '@skillopt/contract';
 import type { z } from 'zod';
 import { createDataInvalidError, describeItemSource, formatZodIssues, type ItemSource } from './data-invalid-error.js';
 import { readRawItemsFile, type RawItem } from './raw-items-file.js';
@@ -64,9 +64,4 @@ export function mapRawItems<Item extends TaskItem>(rawItems: readonly RawItem[],
 export async function loadItemsFile<Item extends TaskItem>(file: string, mapper: TaskItemMapper<Item>): Promise<Item[]> {
   const rawItems = await readRawItemsFile(file);
   return mapRawItems(rawItems, mapper);
-}
-
-/** True for the errors this module throws, so callers can tell bad data from bugs. */
-export function isDataInvalidError(error: unknown): error is SkillOptError {
-  return SkillOptError.isInstance(error) && error.code === 'data-invalid';
 }
