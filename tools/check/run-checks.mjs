@@ -41,7 +41,8 @@ function run(command, args, options = {}) {
 }
 
 function failedNxTasks(output) {
-  const section = output.split(/Failed tasks:/)[1] ?? '';
+  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const section = plain.split(/Failed tasks:/)[1] ?? '';
   return [...section.matchAll(/^\s*-\s+(\S+:\S+)/gm)].map((match) => match[1]);
 }
 
@@ -51,8 +52,10 @@ for (const { directory } of projects) rmSync(path.join(directory, 'test-results'
 const nx = await run('pnpm', ['exec', 'nx', 'run-many', '-t', 'lint', 'build', 'test', '--outputStyle=static'], {
   env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
 });
-for (const task of failedNxTasks(nx.stdout)) if (!task.endsWith(':test')) failures.push(`nx task ${task} failed`);
-if (nx.code !== 0 && failures.length === 0 && !failedNxTasks(nx.stdout).length) failures.push(`nx exited with ${nx.code}`);
+const failedTasks = failedNxTasks(nx.stdout);
+// A failed test task is counted by its failed tests below; other failed tasks count once each.
+for (const task of failedTasks) if (!task.endsWith(':test')) failures.push(`nx task ${task} failed`);
+if (nx.code !== 0 && failedTasks.length === 0) failures.push(`nx exited with ${nx.code} without naming a failed task`);
 
 for (const { directory, manifest } of projects) {
   if (!manifest.scripts?.test) continue;

@@ -21,10 +21,15 @@ function record(name, check) {
     results.passed.push(name);
     console.log(`ok - ${name}`);
   } catch (error) {
-    const reason = String(error.stderr || error.stdout || error.message || error).trim().split('\n').slice(0, 20).join('\n');
+    const output = [error.stdout, error.stderr].map((stream) => String(stream ?? '').trim()).filter(Boolean).join('\n');
+    const reason = (output || String(error.message ?? error)).split('\n').slice(0, 20).join('\n');
     results.failed.push(`${name}: ${reason}`);
     console.log(`not ok - ${name}\n${reason.replace(/^/gm, '    ')}`);
   }
+}
+
+function readWorkspaceManifest() {
+  return JSON.parse(readFileSync(path.join(workspaceRoot, 'package.json'), 'utf8'));
 }
 
 function publicPackages() {
@@ -85,7 +90,9 @@ try {
   mkdirSync(projectDirectory);
   writeFileSync(path.join(projectDirectory, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }, null, 2));
   record(`npm install ${chosen.length} tarballs into a fresh project`, () => {
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs], { cwd: projectDirectory, stdio: 'pipe' });
+    // @types/node as a TypeScript user on Node has it: the kits' declarations name Node's types.
+    const nodeTypes = `@types/node@${readWorkspaceManifest().devDependencies['@types/node']}`;
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...tarballs, nodeTypes], { cwd: projectDirectory, stdio: 'pipe' });
     for (const name of chosen) {
       const installed = JSON.parse(readFileSync(path.join(projectDirectory, 'node_modules', name, 'package.json'), 'utf8'));
       for (const [dependency, range] of Object.entries(installed.dependencies ?? {}))
@@ -112,7 +119,7 @@ try {
   writeFileSync(path.join(projectDirectory, 'consumer.cts'), `${typeImports}\n`);
   writeFileSync(
     path.join(projectDirectory, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: [], lib: ['ES2022', 'DOM'] }, files: ['consumer.mts', 'consumer.cts'] }, null, 2),
+    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], lib: ['ES2022'] }, files: ['consumer.mts', 'consumer.cts'] }, null, 2),
   );
   const typescriptCompiler = createRequire(path.join(workspaceRoot, 'package.json')).resolve('typescript/bin/tsc');
   record('type-check consumers against the installed declarations (NodeNext)', () =>
