@@ -1,0 +1,28 @@
+/**
+ * A controller that aborts when `parent` does, so a stage can stop its own remaining calls (after
+ * one of them threw) without aborting the caller's run. `dispose` detaches it from the parent.
+ */
+export function linkedAbortController(parent: AbortSignal): { controller: AbortController; dispose: () => void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(parent.reason);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return { controller, dispose: () => parent.removeEventListener('abort', onAbort) };
+}
+
+/** Runs the tasks together; the first to throw aborts the others' signal and its error is thrown. */
+export async function allOrAbort<Value>(parent: AbortSignal, tasks: ReadonlyArray<(signal: AbortSignal) => Promise<Value>>): Promise<Value[]> {
+  const { controller, dispose } = linkedAbortController(parent);
+  try {
+    return await Promise.all(
+      tasks.map((task) =>
+        task(controller.signal).catch((error: unknown) => {
+          controller.abort(error);
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    dispose();
+  }
+}
