@@ -1,0 +1,2 @@
+export * from './skill-hash.js';
+export * from './rollout-cache/rollout-cache.js';
