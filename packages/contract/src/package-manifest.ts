@@ -2,6 +2,7 @@ import type { AgentRunner } from './agent-runner.js';
 import type { ChatModel } from './chat-model.js';
 import type { ModelRole } from './call-purpose.js';
 import type { Environment } from './environment.js';
+import type { TaskItem } from './task-item.js';
 import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
 
 /**
@@ -47,6 +48,12 @@ export interface Backend {
   readonly id: string;
   createChatModel?(request: ModelRequest): ChatModel;
   createAgentRunner?(request: ModelRequest): AgentRunner;
+  /**
+   * Optional, for simulators only: core calls it once with every item the run's env loaded, before
+   * the first model call. The simulated model builds its answer key (its labelled, simulated
+   * knowledge) from the items' `question` and `references`; real providers do not implement it.
+   */
+  receiveTaskItems?(items: readonly TaskItem[]): void | Promise<void>;
 }
 
 /** What a backend package exports. */
