@@ -1,0 +1,165 @@
+import path from 'node:path';
+import {
+  ERROR_CODES,
+  SkillOptError,
+  SPECIFICATION_VERSION,
+  type Environment,
+  type RolloutContext,
+  type RolloutResult,
+  type SplitName,
+  type TaskItem,
+  type TrajectoryTurn,
+} from '@skillopt/contract';
+import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
+import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
+import initialSkillText from './initial-skill.md';
+import { loadSearchQaRatioSplits, loadSearchQaSplitDirectory, SEARCHQA_TASK_TYPE, type SearchQaTaskItem } from './items.js';
+import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { generateWithin } from './target-call.js';
+
+/** The env's id: what `env.name` says in a config. */
+export const SEARCHQA_ENVIRONMENT_ID = 'searchqa';
+
+/** The initial skill shipped with the package (markdown). */
+export const SEARCHQA_INITIAL_SKILL: string = initialSkillText;
+
+function formatScore(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+}
+
+/** The evaluator's feedback as the optimizer reads it: what was scored, against what, and why it failed. */
+export function describeEvaluation(score: SearchQaScore, references: readonly string[]): string {
+  const where =
+    score.source === 'tag'
+      ? 'from the last <answer> tag'
+      : score.source === 'last-line'
+        ? 'no <answer> tag found; taken from the last non-empty line'
+        : 'the reply was empty';
+  const lines = [
+    'Evaluation',
+    `Extracted answer: ${JSON.stringify(score.prediction)} (${where})`,
+    `Reference answers: ${references.map((reference) => JSON.stringify(reference)).join(' | ')}`,
+    `Exact match: ${score.em}   Token F1: ${formatScore(score.f1)}`,
+    score.failureReason === undefined ? 'Verdict: correct' : `Verdict: wrong: ${score.failureReason}`,
+  ];
+  return lines.join('\n');
+}
+
+function asSearchQaItem(item: TaskItem): SearchQaTaskItem {
+  if (typeof item.question !== 'string' || !Array.isArray(item.references)) {
+    throw new SkillOptError({
+      code: ERROR_CODES.dataInvalid,
+      category: 'user',
+      message: `searchqa item ${item.id} has no question or no references; load items with this env's loadSplit`,
+      details: { id: item.id },
+    });
+  }
+  return item as SearchQaTaskItem;
+}
+
+/**
+ * Rolls one item out: exactly one target call (`purpose: 'rollout'`), scored by exact match (hard)
+ * and token F1 (soft). Errors of the target, including the signal's abort reason and the
+ * `exec_timeout` ProviderError, propagate: the trainer retries them; they are never scored.
+ */
+export async function rolloutSearchQaItem(
+  config: SearchQaConfig,
+  taskItem: TaskItem,
+  context: RolloutContext,
+): Promise<RolloutResult> {
+  const { target, signal, skill } = context;
+  signal.throwIfAborted();
+  if (target.kind !== 'chat') {
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: 'searchqa drives a chat model; this run gave it an agent harness as the target',
+      details: { targetKind: target.kind },
+    });
+  }
+  const item = asSearchQaItem(taskItem);
+  const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
+  const started = Date.now();
+  const reply = await generateWithin(
+    target.model,
+    {
+      messages: [
+        { role: 'system', content: buildSystemPrompt(skill) },
+        { role: 'user', content: userPrompt },
+      ],
+      maxOutputTokens: config.max_completion_tokens,
+      purpose: 'rollout',
+    },
+    signal,
+    config.exec_timeout * 1000,
+  );
+  const durationMs = Date.now() - started;
+  const score = scoreSearchQaReply(reply.text, item.references);
+  const turns: TrajectoryTurn[] = [
+    { role: 'user', content: userPrompt },
+    { role: 'assistant', content: reply.text },
+    { role: 'environment', content: describeEvaluation(score, item.references) },
+  ];
+  return {
+    status: 'scored',
+    id: item.id,
+    taskType: item.taskType,
+    hard: score.hard,
+    soft: score.soft,
+    prediction: score.prediction,
+    reference: item.references.join(' | '),
+    trajectory: score.failureReason === undefined ? { turns } : { turns, failureReason: score.failureReason },
+    usage: reply.usage,
+    durationMs,
+    details: {
+      em: score.em,
+      f1: score.f1,
+      subEm: score.subEm,
+      answerSource: score.source,
+      finishReason: reply.finishReason,
+      turns: 1,
+      ...(item.answer_type === undefined ? {} : { answerType: item.answer_type }),
+    },
+  };
+}
+
+/** The SearchQA environment for a config section (validated here, so a raw object works too). */
+export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaConfig = {}): Environment {
+  const parsed = parseSearchQaConfig(input);
+  // Relative paths are resolved once, against the working directory at creation.
+  const resolve = (file: string): string => (file.trim() === '' ? file : path.resolve(file));
+  const config: SearchQaConfig = {
+    ...parsed,
+    split_dir: resolve(parsed.split_dir),
+    data_path: resolve(parsed.data_path),
+    split_output_dir: resolve(parsed.split_output_dir),
+  };
+  let ratioSplits: Promise<Record<SplitName, SearchQaTaskItem[]>> | undefined;
+
+  const loadAll = async (split: SplitName): Promise<SearchQaTaskItem[]> => {
+    if (config.split_mode === 'split_dir') return loadSearchQaSplitDirectory(config.split_dir, split);
+    if (ratioSplits === undefined) {
+      const loading = loadSearchQaRatioSplits(config);
+      ratioSplits = loading;
+      // A failed load is not remembered: the next call reads the files again.
+      loading.catch(() => {
+        if (ratioSplits === loading) ratioSplits = undefined;
+      });
+    }
+    // Copies, so a caller that edits the array cannot change what the next call returns.
+    return [...(await ratioSplits)[split]];
+  };
+
+  return {
+    specificationVersion: SPECIFICATION_VERSION,
+    id: SEARCHQA_ENVIRONMENT_ID,
+    targetKinds: ['chat'],
+    taskTypes: [SEARCHQA_TASK_TYPE],
+    initialSkill: async () => SEARCHQA_INITIAL_SKILL,
+    async loadSplit(split) {
+      const items = await loadAll(split);
+      return config.limit > 0 ? items.slice(0, config.limit) : items;
+    },
+    rollout: (item, context) => rolloutSearchQaItem(config, item, context),
+  };
+}

@@ -1,0 +1,31 @@
+// @skillopt/env-searchqa: open-domain questions answered in an <answer> tag, scored by SQuAD exact
+// match (hard) and token F1 (soft).
+import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { searchQaConfigSchema, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
+import { createSearchQaEnvironment, SEARCHQA_ENVIRONMENT_ID } from './environment.js';
+
+export * from './config.js';
+export * from './evaluator.js';
+export * from './items.js';
+export * from './prompt.js';
+export {
+  createSearchQaEnvironment,
+  describeEvaluation,
+  rolloutSearchQaItem,
+  SEARCHQA_ENVIRONMENT_ID,
+  SEARCHQA_INITIAL_SKILL,
+} from './environment.js';
+
+/** What `skillopt train` reads to find, configure and check this env. */
+export const manifest: PackageManifest<'env', SearchQaConfig> = {
+  kind: 'env',
+  id: SEARCHQA_ENVIRONMENT_ID,
+  specificationVersion: SPECIFICATION_VERSION,
+  configSchema: searchQaConfigSchema,
+  description: 'SearchQA: open-domain questions (optionally with search snippets), answered in <answer> tags; hard = exact match, soft = token F1.',
+};
+
+/** The package's factory: `config` is the run config's `env` section. */
+export function createEnvironment(config: SearchQaConfigInput | SearchQaConfig = {}): Environment {
+  return createSearchQaEnvironment(config);
+}
