@@ -1,0 +1,92 @@
+import {
+  ERROR_CODES,
+  SkillOptError,
+  SPECIFICATION_VERSION,
+  type Backend,
+  type BackendPackage,
+  type ChatModel,
+  type ModelRequest,
+  type PackageManifest,
+  type TaskItem,
+} from '@skillopt/contract';
+import { z } from 'zod';
+import { createAnswerKey, EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
+import { createSimulatedModel } from './simulated-model.js';
+
+const probability = z.number().min(0).max(1);
+
+/** The `backends.sim` section of a run config (snake_case, as every config key). */
+export const simBackendConfigSchema = z.strictObject({
+  /** Seeds every draw of the simulated model. */
+  seed: z.int().default(0),
+  /** Probability that a target answer is replaced by a wrong one. */
+  noise: probability.default(0.05),
+  /** Simulated latency per call, in milliseconds. */
+  latency_ms: z.number().min(0).default(0),
+  /** Probability that a reflection proposes a harmful rule. */
+  harmful_rule_rate: probability.default(0.15),
+  /** Probability that a reflection proposes a useless rule. */
+  useless_rule_rate: probability.default(0.15),
+  /** Probability that an optimizer reply is malformed (the re-ask always gets a valid one). */
+  malformed_reply_rate: probability.default(0),
+});
+export type SimBackendConfig = z.output<typeof simBackendConfigSchema>;
+export type SimBackendConfigInput = z.input<typeof simBackendConfigSchema>;
+
+export const manifest: PackageManifest<'backend', SimBackendConfig> = {
+  kind: 'backend',
+  id: 'sim',
+  specificationVersion: SPECIFICATION_VERSION,
+  configSchema: simBackendConfigSchema,
+  description: 'A deterministic, seeded SIMULATED model (no API key, no network): labelled as simulated everywhere it appears.',
+};
+
+/** A Backend that also exposes its current answer key (for tests and the CLI's `sim serve`). */
+export interface SimBackend extends Backend {
+  readonly id: 'sim';
+  createChatModel(request: ModelRequest): ChatModel;
+  receiveTaskItems(items: readonly TaskItem[]): void;
+  readonly answerKey: AnswerKey;
+}
+
+/**
+ * The simulated backend. Models created before `receiveTaskItems` see the answer key as soon as it
+ * arrives: they read it at every call.
+ */
+export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
+  const parsed = simBackendConfigSchema.safeParse(config);
+  if (!parsed.success) {
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `backends.sim: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(section)'}: ${issue.message}`).join('; ')}`,
+    });
+  }
+  const settings = parsed.data;
+  let answerKey: AnswerKey = EMPTY_ANSWER_KEY;
+  return {
+    id: 'sim',
+    get answerKey() {
+      return answerKey;
+    },
+    receiveTaskItems(items: readonly TaskItem[]): void {
+      answerKey = createAnswerKey(items);
+    },
+    createChatModel(request: ModelRequest): ChatModel {
+      return createSimulatedModel({
+        role: request.role,
+        ...(request.modelId === undefined ? {} : { modelId: request.modelId }),
+        seed: settings.seed,
+        noise: settings.noise,
+        latencyMs: settings.latency_ms,
+        harmfulRuleRate: settings.harmful_rule_rate,
+        uselessRuleRate: settings.useless_rule_rate,
+        malformedReplyRate: settings.malformed_reply_rate,
+        answerKey: () => answerKey,
+      });
+    },
+  };
+}
+
+/** The package entry as one value (what core loads by name). */
+export const simBackendPackage: BackendPackage<SimBackendConfig> = { manifest, createBackend };

@@ -1,0 +1,32 @@
+export { manifest, createBackend, simBackendConfigSchema, simBackendPackage, type SimBackend, type SimBackendConfig, type SimBackendConfigInput } from './backend.js';
+export {
+  createSimulatedModel,
+  simulatedModelId,
+  SIMULATED_PROVIDER,
+  type SimulatedModelOptions,
+  type SimulatedRole,
+} from './simulated-model.js';
+export {
+  createAnswerKey,
+  inferAnswerShape,
+  ANSWER_KEY_LABEL,
+  ANSWER_SHAPES,
+  type AnswerKey,
+  type AnswerKeyEntry,
+  type AnswerShape,
+} from './answer-key.js';
+export {
+  FAILURE_CLASSES,
+  GOOD_RULE_PHRASINGS,
+  HARMFUL_RULE_PHRASINGS,
+  USELESS_RULE_PHRASINGS,
+  DEFAULT_TENDENCY_RATES,
+  readSkillRules,
+  classesForShape,
+  type FailureClass,
+  type HarmKind,
+  type RuleEffects,
+} from './failure-classes.js';
+export { skillFromSystemPrompt } from './target.js';
+export { detectStage, OPTIMIZER_STAGES, type OptimizerStage } from './prompt-reading.js';
+export { createSimulatorServer, messagesFromOpenAI, type SimulatorServer, type SimulatorServerOptions } from './server.js';

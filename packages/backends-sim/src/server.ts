@@ -1,0 +1,314 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderError, SkillOptError, type ChatModel, type GenerateRequest, type Message, type TaskItem, type ToolDefinition } from '@skillopt/contract';
+import { createAnswerKey } from './answer-key.js';
+import { hashHex } from './hashing.js';
+import { createSimulatedModel, simulatedModelId } from './simulated-model.js';
+
+export interface SimulatorServerOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Default 127.0.0.1: the simulator is a local test double and never listens on other interfaces unless told. */
+  host?: string;
+  seed?: number;
+  noise?: number;
+  latencyMs?: number;
+  /** The task items the simulated knowledge (answer key) is built from. */
+  items?: readonly TaskItem[];
+  /** Default `sim-target`. */
+  targetModelId?: string;
+  /** Default `sim-optimizer`. */
+  optimizerModelId?: string;
+  harmfulRuleRate?: number;
+  uselessRuleRate?: number;
+  malformedReplyRate?: number;
+  /** The largest request body accepted, in bytes (default 32 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface SimulatorServer {
+  /** The OpenAI base URL, e.g. `http://127.0.0.1:54321/v1`. */
+  url: string;
+  /** `http://host:port`, without the `/v1`. */
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly type: string,
+    readonly code: string | null,
+    readonly param: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  response.end(text);
+}
+
+function sendProblem(response: ServerResponse, problem: HttpProblem): void {
+  sendJson(response, problem.status, { error: { message: problem.message, type: problem.type, param: problem.param, code: problem.code } });
+}
+
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) throw new HttpProblem(413, `request body larger than ${maxBytes} bytes`, 'invalid_request_error', 'request_too_large');
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const bad = (message: string, param: string | null = null): HttpProblem => new HttpProblem(400, message, 'invalid_request_error', null, param);
+
+function textOfContent(content: unknown, param: string): { text: string; parts?: Array<{ type: 'text'; text: string } | { type: 'image'; image: string; detail?: 'auto' | 'low' | 'high' }> } {
+  if (content === null || content === undefined) return { text: '' };
+  if (typeof content === 'string') return { text: content };
+  if (!Array.isArray(content)) throw bad(`${param} must be a string or an array of content parts`, param);
+  const parts: Array<{ type: 'text'; text: string } | { type: 'image'; image: string; detail?: 'auto' | 'low' | 'high' }> = [];
+  for (const part of content as Array<Record<string, unknown>>) {
+    if (part?.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
+    else if (part?.type === 'image_url') {
+      const imageUrl = part.image_url as { url?: unknown; detail?: unknown } | undefined;
+      if (typeof imageUrl?.url !== 'string' || imageUrl.url === '') throw bad(`${param}: an image_url part needs image_url.url`, param);
+      const detail = imageUrl.detail === 'auto' || imageUrl.detail === 'low' || imageUrl.detail === 'high' ? imageUrl.detail : undefined;
+      parts.push({ type: 'image', image: imageUrl.url, ...(detail ? { detail } : {}) });
+    } else throw bad(`${param}: unsupported content part type ${JSON.stringify(part?.type)}`, param);
+  }
+  return { text: parts.map((part) => (part.type === 'text' ? part.text : '')).join('\n'), parts };
+}
+
+/** OpenAI chat messages → the contract's messages (tool calls and tool results included). */
+export function messagesFromOpenAI(raw: unknown): Message[] {
+  if (!Array.isArray(raw) || raw.length === 0) throw bad('messages must be a non-empty array', 'messages');
+  const toolNames = new Map<string, string>();
+  return raw.map((entry, index): Message => {
+    const message = entry as Record<string, unknown>;
+    const param = `messages[${index}]`;
+    switch (message?.role) {
+      case 'system':
+      case 'developer':
+        return { role: 'system', content: textOfContent(message.content, `${param}.content`).text };
+      case 'user': {
+        const content = textOfContent(message.content, `${param}.content`);
+        return { role: 'user', content: content.parts ?? content.text };
+      }
+      case 'assistant': {
+        const text = textOfContent(message.content, `${param}.content`).text;
+        const calls = Array.isArray(message.tool_calls) ? (message.tool_calls as Array<Record<string, unknown>>) : [];
+        if (calls.length === 0) return { role: 'assistant', content: text };
+        const parts: Array<{ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown }> = [];
+        if (text !== '') parts.push({ type: 'text', text });
+        for (const call of calls) {
+          const fn = call.function as { name?: unknown; arguments?: unknown } | undefined;
+          if (typeof call.id !== 'string' || typeof fn?.name !== 'string') throw bad(`${param}.tool_calls: each call needs an id and function.name`, `${param}.tool_calls`);
+          let input: unknown = {};
+          if (typeof fn.arguments === 'string' && fn.arguments.trim() !== '') {
+            try {
+              input = JSON.parse(fn.arguments);
+            } catch {
+              throw bad(`${param}.tool_calls: function.arguments is not valid JSON`, `${param}.tool_calls`);
+            }
+          }
+          toolNames.set(call.id, fn.name);
+          parts.push({ type: 'tool-call', toolCallId: call.id, toolName: fn.name, input });
+        }
+        return { role: 'assistant', content: parts };
+      }
+      case 'tool': {
+        if (typeof message.tool_call_id !== 'string') throw bad(`${param}: a tool message needs tool_call_id`, param);
+        return {
+          role: 'tool',
+          content: [
+            {
+              type: 'tool-result',
+              toolCallId: message.tool_call_id,
+              toolName: toolNames.get(message.tool_call_id) ?? (typeof message.name === 'string' ? message.name : 'tool'),
+              output: textOfContent(message.content, `${param}.content`).text,
+            },
+          ],
+        };
+      }
+      default:
+        throw bad(`${param}.role must be system, developer, user, assistant or tool`, `${param}.role`);
+    }
+  });
+}
+
+function toolsFromOpenAI(raw: unknown): ToolDefinition[] | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!Array.isArray(raw)) throw bad('tools must be an array', 'tools');
+  return (raw as Array<Record<string, unknown>>).map((tool, index) => {
+    const fn = tool.function as { name?: unknown; description?: unknown; parameters?: unknown } | undefined;
+    if (tool.type !== 'function' || typeof fn?.name !== 'string') throw bad(`tools[${index}] must be {type: "function", function: {name, …}}`, `tools[${index}]`);
+    return {
+      name: fn.name,
+      description: typeof fn.description === 'string' ? fn.description : '',
+      inputSchema: typeof fn.parameters === 'object' && fn.parameters !== null ? (fn.parameters as Record<string, unknown>) : { type: 'object', properties: {} },
+    };
+  });
+}
+
+const FINISH_REASONS: Record<string, string> = { stop: 'stop', length: 'length', 'tool-calls': 'tool_calls', 'content-filter': 'content_filter', other: 'stop' };
+
+/**
+ * An OpenAI-compatible HTTP server in front of the SIMULATED model, on 127.0.0.1 by default:
+ * `GET /v1/models` and `POST /v1/chat/completions` (plain and streamed). The requested model id
+ * chooses the role: the target id answers tasks, the optimizer id answers optimizer prompts.
+ */
+export async function createSimulatorServer(options: SimulatorServerOptions = {}): Promise<SimulatorServer> {
+  const host = options.host ?? '127.0.0.1';
+  const answerKey = createAnswerKey(options.items ?? []);
+  const common = {
+    seed: options.seed ?? 0,
+    noise: options.noise ?? 0,
+    latencyMs: options.latencyMs ?? 0,
+    answerKey,
+    harmfulRuleRate: options.harmfulRuleRate ?? 0,
+    uselessRuleRate: options.uselessRuleRate ?? 0,
+    malformedReplyRate: options.malformedReplyRate ?? 0,
+  };
+  const targetId = simulatedModelId(options.targetModelId, 'target');
+  const optimizerId = simulatedModelId(options.optimizerModelId, 'optimizer');
+  if (targetId === optimizerId) throw new SkillOptError({ code: 'config-invalid', category: 'user', message: 'the target and optimizer model ids of the simulator server must differ' });
+  const models = new Map<string, ChatModel>([
+    [targetId, createSimulatedModel({ ...common, role: 'target', modelId: targetId })],
+    [optimizerId, createSimulatedModel({ ...common, role: 'optimizer', modelId: optimizerId })],
+  ]);
+  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const created = Math.floor(Date.now() / 1000);
+
+  async function chatCompletion(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const raw = await readBody(request, maxBodyBytes);
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
+      body = parsed as Record<string, unknown>;
+    } catch {
+      throw new HttpProblem(400, 'We could not parse the JSON body of your request: it must be a JSON object.', 'invalid_request_error', null);
+    }
+    if (typeof body.model !== 'string') throw bad('you must provide a model parameter', 'model');
+    const model = models.get(body.model);
+    if (model === undefined) {
+      throw new HttpProblem(
+        404,
+        `The model \`${body.model}\` does not exist on this simulated server; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
+        'invalid_request_error',
+        'model_not_found',
+        'model',
+      );
+    }
+    const messages = messagesFromOpenAI(body.messages);
+    const tools = toolsFromOpenAI(body.tools);
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+    const abort = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) abort.abort(new Error('the client closed the connection'));
+    });
+    const purposeHeader = request.headers['x-skillopt-purpose'];
+    const generateRequest: GenerateRequest = {
+      messages,
+      purpose: typeof purposeHeader === 'string' && purposeHeader !== '' ? purposeHeader : body.model === targetId ? 'rollout' : 'probe',
+      signal: abort.signal,
+      ...(tools ? { tools } : {}),
+      ...(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? { maxOutputTokens: maxTokens } : {}),
+    };
+    const result = await model.generate(generateRequest);
+    const id = `chatcmpl-sim-${hashHex(JSON.stringify(body)).slice(0, 24)}`;
+    const finishReason = FINISH_REASONS[result.finishReason] ?? 'stop';
+    const toolCalls = result.toolCalls?.map((call) => ({ id: call.toolCallId, type: 'function' as const, function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) } }));
+    const usage = {
+      prompt_tokens: result.usage.inputTokens,
+      completion_tokens: result.usage.outputTokens,
+      total_tokens: result.usage.inputTokens + result.usage.outputTokens,
+    };
+    if (body.stream !== true) {
+      sendJson(response, 200, {
+        id,
+        object: 'chat.completion',
+        created,
+        model: model.modelId,
+        system_fingerprint: 'skillopt-simulated',
+        choices: [{ index: 0, message: { role: 'assistant', content: result.text, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: finishReason }],
+        usage,
+      });
+      return;
+    }
+    const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
+      response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.modelId, system_fingerprint: 'skillopt-simulated', choices, ...extra })}\n\n`);
+    };
+    chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
+    for (let start = 0; start < result.text.length; start += 24) {
+      chunk([{ index: 0, delta: { content: result.text.slice(start, start + 24) }, logprobs: null, finish_reason: null }]);
+    }
+    toolCalls?.forEach((call, index) => {
+      chunk([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, logprobs: null, finish_reason: null }]);
+    });
+    chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }], includeUsage ? { usage: null } : {});
+    if (includeUsage) chunk([], { usage });
+    response.write('data: [DONE]\n\n');
+    response.end();
+  }
+
+  const server = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
+    const handle = async (): Promise<void> => {
+      if (path === '/v1/models' || path === '/models') {
+        if (request.method !== 'GET') throw new HttpProblem(405, `${request.method} is not allowed on ${path}`, 'invalid_request_error', 'method_not_allowed');
+        sendJson(response, 200, {
+          object: 'list',
+          data: [...models.keys()].map((id) => ({ id, object: 'model', created, owned_by: 'skillopt-sim (simulated model)' })),
+        });
+        return;
+      }
+      if (path === '/v1/chat/completions' || path === '/chat/completions') {
+        if (request.method !== 'POST') throw new HttpProblem(405, `${request.method} is not allowed on ${path}`, 'invalid_request_error', 'method_not_allowed');
+        await chatCompletion(request, response);
+        return;
+      }
+      throw new HttpProblem(404, `Unknown route ${request.method} ${path} on the SkillOpt simulated server`, 'invalid_request_error', 'unknown_url');
+    };
+    handle().catch((error: unknown) => {
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      if (error instanceof HttpProblem) sendProblem(response, error);
+      else if (ProviderError.isInstance(error) && error.status !== undefined && error.status < 500) sendProblem(response, new HttpProblem(error.status, error.message, 'invalid_request_error', error.code));
+      else if (SkillOptError.isInstance(error) && error.category === 'user') sendProblem(response, new HttpProblem(400, error.message, 'invalid_request_error', error.code));
+      else sendProblem(response, new HttpProblem(500, `simulated server error: ${(error as Error)?.message ?? String(error)}`, 'server_error', null));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    url: `${origin}/v1`,
+    origin,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections?.();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

@@ -1,0 +1,191 @@
+import {
+  ERROR_CODES,
+  ProviderError,
+  SkillOptError,
+  SPECIFICATION_VERSION,
+  messageText,
+  type ChatModel,
+  type GenerateRequest,
+  type GenerateResult,
+  type Message,
+  type ToolCall,
+  type ToolDefinition,
+} from '@skillopt/contract';
+import { abortReason, estimateTokens, sleep } from '@skillopt/backends-kit';
+import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
+import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
+import { hashHex } from './hashing.js';
+import { answerOptimizerPrompt } from './optimizer.js';
+import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
+import { normalizeAnswer } from './text.js';
+
+export const SIMULATED_PROVIDER = 'sim';
+
+export type SimulatedRole = 'target' | 'optimizer' | 'judge';
+
+export interface SimulatedModelOptions {
+  /** `target` answers tasks; `optimizer` (and `judge`) answers the optimizer's prompts. */
+  role: SimulatedRole;
+  /** Everything the model does is a function of the seed and the request. Default 0. */
+  seed?: number;
+  /** Probability (0..1) that a target answer is replaced by a wrong one (per item and skill). Default 0. */
+  noise?: number;
+  /** Simulated latency per call, in milliseconds; abortable. Default 0. */
+  latencyMs?: number;
+  /** The simulated knowledge, or a function returning the current one (read at every call). */
+  answerKey?: AnswerKey | (() => AnswerKey);
+  /** Probability (0..1) that a reflection proposes a harmful rule. Default 0. */
+  harmfulRuleRate?: number;
+  /** Probability (0..1) that a reflection proposes a useless rule. Default 0. */
+  uselessRuleRate?: number;
+  /** Probability (0..1) that an optimizer reply is malformed (never on a re-ask). Default 0. */
+  malformedReplyRate?: number;
+  /** Defaults to `sim-target` / `sim-optimizer`; an id that does not say "sim" is prefixed `sim-`. */
+  modelId?: string;
+  /** Overrides of how often each latent failure tendency occurs (0..1 each). */
+  tendencyRates?: Partial<Record<FailureClass, number>>;
+  /** Where the skill is inside the system prompt (default: `skillFromSystemPrompt`). */
+  skillFromSystemPrompt?: (systemPrompt: string) => string;
+}
+
+/** Every model id of this package says it is simulated. */
+export function simulatedModelId(modelId: string | undefined, role: SimulatedRole): string {
+  if (modelId === undefined || modelId.trim() === '') return `sim-${role}`;
+  return /sim/i.test(modelId) ? modelId : `sim-${modelId}`;
+}
+
+function invalid(message: string): SkillOptError {
+  return new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `@skillopt/backends-sim: ${message}` });
+}
+
+function checkRate(name: string, value: number | undefined): number {
+  const rate = value ?? 0;
+  if (!(Number.isFinite(rate) && rate >= 0 && rate <= 1)) throw invalid(`${name} must be a probability from 0 to 1, got ${value}`);
+  return rate;
+}
+
+/** The text the model reads from a message: text parts, tool calls and tool results; images are opaque. */
+function readableText(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content
+    .map((part) => {
+      switch (part.type) {
+        case 'text':
+          return part.text;
+        case 'tool-call':
+          return `${part.toolName}(${JSON.stringify(part.input ?? null)})`;
+        case 'tool-result':
+          return part.output;
+        default:
+          return ''; // an image: opaque to this model
+      }
+    })
+    .join('\n');
+}
+
+function argumentsFor(tool: ToolDefinition, question: string): Record<string, unknown> {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const names = Object.keys(properties);
+  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as unknown[]).filter((name): name is string => typeof name === 'string') : [];
+  const chosen = required.length > 0 ? required : names.filter((name) => properties[name]?.type === undefined || properties[name]?.type === 'string').slice(0, 1);
+  const input: Record<string, unknown> = {};
+  for (const name of chosen) {
+    const type = properties[name]?.type;
+    input[name] = type === 'number' || type === 'integer' ? 1 : type === 'boolean' ? false : type === 'array' ? [question] : type === 'object' ? {} : question;
+  }
+  return input;
+}
+
+/**
+ * A deterministic, seeded SIMULATED chat model (provider `sim`). It reads messages and writes text
+ * like a real model; the same messages and seed always give the same reply, whatever the order of
+ * concurrent calls. See the package README for what it does as a target and as an optimizer.
+ */
+export function createSimulatedModel(options: SimulatedModelOptions): ChatModel {
+  if (!['target', 'optimizer', 'judge'].includes(options.role)) throw invalid(`role must be target, optimizer or judge, got ${String(options.role)}`);
+  const role = options.role;
+  const seed = options.seed ?? 0;
+  if (!Number.isFinite(seed)) throw invalid(`seed must be a number, got ${seed}`);
+  const noise = checkRate('noise', options.noise);
+  const harmfulRuleRate = checkRate('harmfulRuleRate', options.harmfulRuleRate);
+  const uselessRuleRate = checkRate('uselessRuleRate', options.uselessRuleRate);
+  const malformedReplyRate = checkRate('malformedReplyRate', options.malformedReplyRate);
+  const latencyMs = options.latencyMs ?? 0;
+  if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw invalid(`latencyMs must be a number of at least 0, got ${latencyMs}`);
+  const tendencyRates = { ...DEFAULT_TENDENCY_RATES };
+  for (const [name, rate] of Object.entries(options.tendencyRates ?? {})) tendencyRates[name as FailureClass] = checkRate(`tendencyRates.${name}`, rate);
+  const modelId = simulatedModelId(options.modelId, role);
+  const readKey = (): AnswerKey => (typeof options.answerKey === 'function' ? options.answerKey() : (options.answerKey ?? EMPTY_ANSWER_KEY));
+  const findSkill = options.skillFromSystemPrompt ?? defaultSkillFromSystemPrompt;
+
+  function answerAsTarget(request: GenerateRequest): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
+    const key = readKey();
+    const system = request.messages.filter((message) => message.role === 'system').map(messageText).join('\n\n');
+    const skill = findSkill(system);
+    const userText = request.messages.filter((message) => message.role === 'user').map(messageText).join('\n');
+    const entry = key.lookup(userText);
+    const question = entry?.question ?? userText.trim().split('\n').filter((line) => line.trim() !== '').pop() ?? '';
+    const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
+    const toolTurns = request.messages.slice(lastUser + 1).filter((message) => message.role === 'tool').length;
+    const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(userText);
+    const tool = request.tools?.[0];
+    if (tool !== undefined && toolTurns === 0) {
+      const toolCall: ToolCall = {
+        toolCallId: `call_sim_${hashHex(seed, 'tool-call', itemKey, tool.name).slice(0, 16)}`,
+        toolName: tool.name,
+        input: argumentsFor(tool, question),
+      };
+      return { text: `I will look this up with the ${tool.name} tool first.`, toolCalls: [toolCall], metadata: { knownQuestion: entry !== undefined } };
+    }
+    const effects = readSkillRules(skill);
+    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, skill, effects);
+    const skillHash = hashHex(skill).slice(0, 16);
+    const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], toolTurns > 0);
+    return { text, metadata: { knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy } };
+  }
+
+  return {
+    specificationVersion: SPECIFICATION_VERSION,
+    provider: SIMULATED_PROVIDER,
+    modelId,
+    async generate(request: GenerateRequest): Promise<GenerateResult> {
+      if (request.signal?.aborted) throw abortReason(request.signal);
+      if (!Array.isArray(request.messages) || request.messages.length === 0) {
+        throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): a request needs at least one message` });
+      }
+      let text: string;
+      let toolCalls: ToolCall[] | undefined;
+      const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
+      if (role === 'target') {
+        const reply = answerAsTarget(request);
+        text = reply.text;
+        toolCalls = reply.toolCalls;
+        Object.assign(metadata, reply.metadata);
+      } else {
+        const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
+        const reply = answerOptimizerPrompt({ seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId }, userTexts);
+        text = reply.text;
+        metadata.stage = reply.stage ?? 'unrecognised';
+        if (reply.malformed) metadata.malformed = true;
+      }
+      if (latencyMs > 0) await sleep(latencyMs, request.signal);
+      else if (request.signal?.aborted) throw abortReason(request.signal);
+      let finishReason: GenerateResult['finishReason'] = toolCalls ? 'tool-calls' : 'stop';
+      if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
+        text = text.slice(0, request.maxOutputTokens * 4);
+        finishReason = 'length';
+        toolCalls = undefined;
+      }
+      const input = request.messages.map(readableText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '');
+      const output = text + (toolCalls ? JSON.stringify(toolCalls) : '');
+      return {
+        text,
+        ...(toolCalls ? { toolCalls } : {}),
+        // Simulated counts, derived from text length (backends-kit's estimateTokens), hence `estimated`.
+        usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(output), estimated: true },
+        finishReason,
+        providerMetadata: metadata,
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { describeBackendPackageProblem, isChatModel, SPECIFICATION_VERSION } from '@skillopt/contract';
+import * as entry from '../src/index';
+import { createBackend, manifest } from '../src/index';
+import { ask, GOOD_SKILL, hardScore, syntheticItems } from './helpers';
+
+describe('the package entry', () => {
+  it('is a valid backend package', () => {
+    expect(describeBackendPackageProblem(entry)).toBeUndefined();
+    expect(manifest).toMatchObject({ kind: 'backend', id: 'sim', specificationVersion: SPECIFICATION_VERSION });
+    expect(manifest.description).toMatch(/SIMULATED/);
+  });
+
+  it('has a strict snake_case config schema with defaults', () => {
+    const parsed = manifest.configSchema.safeParse({});
+    expect(parsed).toEqual({
+      success: true,
+      data: { seed: 0, noise: 0.05, latency_ms: 0, harmful_rule_rate: 0.15, useless_rule_rate: 0.15, malformed_reply_rate: 0 },
+    });
+    expect(manifest.configSchema.safeParse({ seed: 3, noise: 0, latency_ms: 5, harmful_rule_rate: 0, useless_rule_rate: 1, malformed_reply_rate: 0.1 }).success).toBe(true);
+    expect(manifest.configSchema.safeParse({ latencyMs: 5 }).success).toBe(false);
+    expect(manifest.configSchema.safeParse({ noise: 1.5 }).success).toBe(false);
+    expect(manifest.configSchema.safeParse({ seed: 1.5 }).success).toBe(false);
+  });
+
+  it('rejects a bad config with config-invalid', () => {
+    expect(() => createBackend({ noise: -1 })).toThrow(expect.objectContaining({ code: 'config-invalid' }) as Error);
+  });
+
+  it('creates labelled chat models per role', () => {
+    const backend = createBackend({});
+    const targetModel = backend.createChatModel({ role: 'target' });
+    const optimizerModel = backend.createChatModel({ role: 'optimizer' });
+    expect(isChatModel(targetModel)).toBe(true);
+    expect([targetModel.provider, targetModel.modelId, optimizerModel.modelId]).toEqual(['sim', 'sim-target', 'sim-optimizer']);
+    expect(backend.createChatModel({ role: 'target', modelId: 'qwen3' }).modelId).toBe('sim-qwen3');
+    expect(backend.createChatModel({ role: 'judge' }).modelId).toBe('sim-judge');
+  });
+
+  it('gives a model created before receiveTaskItems the answer key once it arrives', async () => {
+    const items = syntheticItems();
+    const backend = createBackend({ noise: 0 });
+    const model = backend.createChatModel({ role: 'target' });
+    const item = items[4];
+    const before = await ask(model, GOOD_SKILL, item?.question as string);
+    expect(hardScore(before, item?.references as string[])).toBe(0);
+    await backend.receiveTaskItems(items);
+    expect(backend.answerKey.size).toBe(items.length);
+    expect(backend.answerKey.label).toMatch(/SIMULATED/);
+    const after = await ask(model, GOOD_SKILL, item?.question as string);
+    expect(hardScore(after, item?.references as string[])).toBe(1);
+  });
+});

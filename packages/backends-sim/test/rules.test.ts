@@ -1,0 +1,78 @@
+import {
+  FAILURE_CLASSES,
+  GOOD_RULE_PHRASINGS,
+  HARMFUL_RULE_PHRASINGS,
+  USELESS_RULE_PHRASINGS,
+  readSkillRules,
+  type HarmKind,
+} from '../src/index';
+import { GOOD_SKILL, INITIAL_SKILL } from './helpers';
+
+describe('reading rules from a skill', () => {
+  it('finds nothing in the initial skill', () => {
+    const effects = readSkillRules(INITIAL_SKILL);
+    expect([...effects.fixes]).toEqual([]);
+    expect([...effects.harms]).toEqual([]);
+  });
+
+  it('recognises every phrasing the optimizer uses as a fix of exactly its class, with no harm', () => {
+    for (const failureClass of FAILURE_CLASSES) {
+      for (const phrasing of GOOD_RULE_PHRASINGS[failureClass]) {
+        const effects = readSkillRules(`- ${phrasing}`);
+        expect({ phrasing, fixes: [...effects.fixes], harms: [...effects.harms] }).toEqual({ phrasing, fixes: [failureClass], harms: [] });
+      }
+    }
+  });
+
+  it('recognises every harmful phrasing as a harm of its kind and as no fix', () => {
+    for (const [kind, phrasings] of Object.entries(HARMFUL_RULE_PHRASINGS) as Array<[HarmKind, readonly string[]]>) {
+      for (const phrasing of phrasings) {
+        const effects = readSkillRules(phrasing);
+        expect({ phrasing, harms: [...effects.harms], fixes: [...effects.fixes] }).toEqual({ phrasing, harms: [kind], fixes: [] });
+      }
+    }
+  });
+
+  it('sees nothing in useless rules', () => {
+    for (const phrasing of USELESS_RULE_PHRASINGS) {
+      const effects = readSkillRules(phrasing);
+      expect({ phrasing, fixes: [...effects.fixes], harms: [...effects.harms] }).toEqual({ phrasing, fixes: [], harms: [] });
+    }
+  });
+
+  it('recognises rewordings, other cases and markdown', () => {
+    const cases: Array<[string, string]> = [
+      ['**NEVER** spell out numbers.', 'number-words'],
+      ['Numbers must be given in digits.', 'number-words'],
+      ['use arabic numerals for counts', 'number-words'],
+      ['Dates: use the month name (e.g. Month Day, Year).', 'date-format'],
+      ['Do not use ISO dates.', 'date-format'],
+      ['Omit the unit of measurement.', 'unit-appended'],
+      ['Units should be left out of numeric answers.', 'unit-appended'],
+      ['Give the family name of a person.', 'full-name'],
+      ['People: last name only, no first names.', 'full-name'],
+      ['Your answer MUST be wrapped in <answer> tags.', 'missing-tag'],
+      ['Never omit the <answer> tag.', 'missing-tag'],
+      ['Close the answer tag with </answer>.', 'malformed-tag'],
+      ['Nothing else may appear inside the tag.', 'verbosity'],
+      ['Do not write a sentence inside the answer tag.', 'verbosity'],
+    ];
+    for (const [text, failureClass] of cases) expect({ text, fixes: [...readSkillRules(text).fixes] }).toEqual({ text, fixes: [failureClass] });
+  });
+
+  it('reads negation: the same words fix or harm depending on it', () => {
+    expect([...readSkillRules('Spell out numbers.').harms]).toEqual(['number-words']);
+    expect([...readSkillRules('Never spell out numbers.').harms]).toEqual([]);
+    expect([...readSkillRules('Give the full name of people.').harms]).toEqual(['full-name']);
+    expect([...readSkillRules('Give the surname, not the full name.').harms]).toEqual([]);
+    expect([...readSkillRules('Always include the unit.').harms]).toEqual(['unit-appended']);
+    expect([...readSkillRules('Do not include the unit.').harms]).toEqual([]);
+    expect([...readSkillRules('Do not include the unit.').fixes]).toEqual(['unit-appended']);
+  });
+
+  it('sees one fix per class in the good skill', () => {
+    const effects = readSkillRules(GOOD_SKILL);
+    expect([...effects.fixes].sort()).toEqual([...FAILURE_CLASSES].sort());
+    expect([...effects.harms]).toEqual([]);
+  });
+});
