@@ -1,0 +1,7 @@
+// Rolling a skill out on a set of items: cache, retries, exclusion of infrastructure failures.
+export * from './item-evaluation.js';
+export * from './score-summary.js';
+export * from './target-model-id.js';
+export * from './rollout-failure.js';
+export * from './rollout-work-directory.js';
+export * from './evaluate-skill.js';

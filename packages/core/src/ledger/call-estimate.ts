@@ -1,0 +1,223 @@
+/**
+ * How many model calls a run will make, from counts alone, for the CLI to print before the first
+ * paid call. It follows the upstream accounting (upstream-core.md §9) with its assumptions stated
+ * in `assumptions`, and returns upper-bound-leaning figures: the selection rollout is counted
+ * every step although a candidate already evaluated is served from the cache.
+ */
+export interface CallEstimateInput {
+  trainSize: number;
+  /** Items per rollout batch (B). */
+  batchSize: number;
+  /** Batches per step (A); default 1. */
+  accumulation?: number;
+  epochs: number;
+  /** Trajectories per analyst call (M). */
+  minibatchSize: number;
+  /** Patches per merge call; upstream clamps it to at least 2 (K). */
+  mergeBatchSize: number;
+  /** Items of the selection (gate) set (V). */
+  selectionSize: number;
+  /** Items of the test split (T); 0 when the run evaluates no test set. */
+  testSize?: number;
+  /** Items per longitudinal comparison at epoch end (N). */
+  slowUpdateSamples?: number;
+  useSlowUpdate?: boolean;
+  useMetaSkill?: boolean;
+  /** Gated slow update: the slow-update candidate also gets a selection rollout. Default false. */
+  slowUpdateGated?: boolean;
+  /** Only failures are analysed. Default false. */
+  failureOnly?: boolean;
+  /** The expected share of failed train rollouts; default 0.5. Analyst calls depend on it. */
+  expectedFailureRate?: number;
+  updateMode?: 'patch' | 'rewrite_from_suggestions' | 'full_rewrite_minibatch';
+  lrControlMode?: 'fixed' | 'none' | 'autonomous';
+  /** Whether the merged pool usually exceeds the edit budget, costing a ranking call; default true. */
+  expectRankingCall?: boolean;
+  /** Target model calls per episode (τ): 1 for single-turn chat, more for tool loops. Default 1. */
+  targetCallsPerEpisode?: number;
+  /** Roll out the final skill on the selection set when it differs from the best. Default true. */
+  finalSelectionCheck?: boolean;
+  /** Test rollouts: initial, best and (when it differs) final skill, so 3; 2 when final = best. Default 3. */
+  testEvaluations?: number;
+}
+
+export interface StepCallEstimate {
+  analystCalls: number;
+  mergeCalls: number;
+  learningRateCalls: number;
+  rankingCalls: number;
+  rewriteCalls: number;
+  optimizerCalls: number;
+  trainEpisodes: number;
+  selectionEpisodes: number;
+  targetEpisodes: number;
+  targetCalls: number;
+}
+
+export interface RunCallEstimate {
+  stepsPerEpoch: number;
+  totalSteps: number;
+  /** A typical full step (the first of an epoch). */
+  perStep: StepCallEstimate;
+  perRun: {
+    optimizerCalls: number;
+    targetEpisodes: number;
+    targetCalls: number;
+    /** Where the figures come from. */
+    breakdown: {
+      stepOptimizerCalls: number;
+      epochEndOptimizerCalls: number;
+      baselineEpisodes: number;
+      stepEpisodes: number;
+      epochEndEpisodes: number;
+      finalSelectionEpisodes: number;
+      testEpisodes: number;
+    };
+  };
+  /** Plain sentences for the CLI to print under the figures. */
+  assumptions: string[];
+}
+
+/**
+ * Merge calls to reduce `patchCount` patches to one, `merge_batch_size` at a time (§9's H(n)):
+ * each level merges chunks of K, a chunk of one passes through free.
+ */
+export function hierarchicalMergeCalls(patchCount: number, mergeBatchSize: number): number {
+  const k = Math.max(2, Math.floor(mergeBatchSize));
+  let calls = 0;
+  let remaining = patchCount;
+  while (remaining > 1) {
+    const chunks = Math.ceil(remaining / k);
+    calls += chunks - (remaining % k === 1 ? 1 : 0);
+    remaining = chunks;
+  }
+  return calls;
+}
+
+/** The per-step and per-run call estimate; see CallEstimateInput for the defaults. */
+export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
+  requireCount('trainSize', input.trainSize, 1);
+  requireCount('batchSize', input.batchSize, 1);
+  requireCount('epochs', input.epochs, 1);
+  requireCount('minibatchSize', input.minibatchSize, 1);
+  requireCount('mergeBatchSize', input.mergeBatchSize, 1);
+  requireCount('selectionSize', input.selectionSize, 0);
+  const accumulation = input.accumulation ?? 1;
+  requireCount('accumulation', accumulation, 1);
+  const testSize = input.testSize ?? 0;
+  requireCount('testSize', testSize, 0);
+  const slowUpdateSamples = input.slowUpdateSamples ?? 20;
+  requireCount('slowUpdateSamples', slowUpdateSamples, 0);
+  const failureRate = input.expectedFailureRate ?? 0.5;
+  if (!(failureRate >= 0 && failureRate <= 1)) throw new RangeError(`expectedFailureRate must be between 0 and 1, got ${failureRate}`);
+  const tau = input.targetCallsPerEpisode ?? 1;
+  if (!(tau > 0)) throw new RangeError(`targetCallsPerEpisode must be above 0, got ${tau}`);
+  const testEvaluations = input.testEvaluations ?? 3;
+  const updateMode = input.updateMode ?? 'patch';
+  const lrControlMode = input.lrControlMode ?? 'fixed';
+  const useSlowUpdate = input.useSlowUpdate ?? true;
+  const useMetaSkill = input.useMetaSkill ?? true;
+  const fullRewrite = updateMode === 'full_rewrite_minibatch';
+
+  const stepsPerEpoch = Math.ceil(input.trainSize / (input.batchSize * accumulation));
+  const totalSteps = stepsPerEpoch * input.epochs;
+  const batchSizes = epochBatchSizes(input.trainSize, input.batchSize, stepsPerEpoch * accumulation);
+
+  function stepEstimate(sizes: readonly number[]): StepCallEstimate {
+    let analystCalls = 0;
+    let failurePatches = 0;
+    let successPatches = 0;
+    for (const size of sizes) {
+      const failures = Math.round(size * failureRate);
+      const successes = input.failureOnly === true ? 0 : size - failures;
+      const failureCalls = Math.ceil(failures / input.minibatchSize);
+      const successCalls = Math.ceil(successes / input.minibatchSize);
+      analystCalls += failureCalls + successCalls;
+      failurePatches += failureCalls;
+      successPatches += successCalls;
+    }
+    const mergeCalls =
+      hierarchicalMergeCalls(failurePatches, input.mergeBatchSize) +
+      hierarchicalMergeCalls(successPatches, input.mergeBatchSize) +
+      (failurePatches >= 1 && successPatches >= 1 ? 1 : 0);
+    const learningRateCalls = lrControlMode === 'autonomous' && !fullRewrite ? 1 : 0;
+    const rankingCalls = !fullRewrite && (input.expectRankingCall ?? true) ? 1 : 0;
+    const rewriteCalls = updateMode === 'rewrite_from_suggestions' ? 1 : 0;
+    const trainEpisodes = sizes.reduce((sum, size) => sum + size, 0);
+    const selectionEpisodes = input.selectionSize;
+    return {
+      analystCalls,
+      mergeCalls,
+      learningRateCalls,
+      rankingCalls,
+      rewriteCalls,
+      optimizerCalls: analystCalls + mergeCalls + learningRateCalls + rankingCalls + rewriteCalls,
+      trainEpisodes,
+      selectionEpisodes,
+      targetEpisodes: trainEpisodes + selectionEpisodes,
+      targetCalls: (trainEpisodes + selectionEpisodes) * tau,
+    };
+  }
+
+  let stepOptimizerCalls = 0;
+  let stepEpisodes = 0;
+  for (let step = 0; step < stepsPerEpoch; step++) {
+    const estimate = stepEstimate(batchSizes.slice(step * accumulation, (step + 1) * accumulation));
+    stepOptimizerCalls += estimate.optimizerCalls;
+    stepEpisodes += estimate.targetEpisodes;
+  }
+  stepOptimizerCalls *= input.epochs;
+  stepEpisodes *= input.epochs;
+
+  // Epoch-end work happens from epoch 2 on (epoch 1 has no previous epoch to compare with).
+  const comparedEpochs = input.epochs - 1;
+  const comparisonEpisodes = 2 * slowUpdateSamples;
+  const epochEndOptimizerCalls = comparedEpochs * ((useSlowUpdate ? 1 : 0) + (useMetaSkill ? 1 : 0));
+  const epochEndEpisodes =
+    comparedEpochs *
+    ((useSlowUpdate ? comparisonEpisodes + (input.slowUpdateGated === true ? input.selectionSize : 0) : 0) +
+      (useMetaSkill && !useSlowUpdate ? comparisonEpisodes : 0));
+  const baselineEpisodes = input.selectionSize;
+  const finalSelectionEpisodes = (input.finalSelectionCheck ?? true) && testSize > 0 ? input.selectionSize : 0;
+  const testEpisodes = testEvaluations * testSize;
+  const targetEpisodes = baselineEpisodes + stepEpisodes + epochEndEpisodes + finalSelectionEpisodes + testEpisodes;
+
+  const assumptions = [
+    `${Math.round(failureRate * 100)}% of train rollouts fail (analyst and merge calls depend on it)`,
+    'every candidate gets a full selection rollout (a candidate already evaluated costs nothing)',
+    `${tau} target call${tau === 1 ? '' : 's'} per episode`,
+  ];
+  if (!fullRewrite && (input.expectRankingCall ?? true)) assumptions.push('the merged edits exceed the edit budget every step (one ranking call)');
+  if (testSize > 0) assumptions.push(`the test split is rolled out ${testEvaluations} times (initial, best and final skill)`);
+  assumptions.push('calls retried after errors are not included');
+
+  return {
+    stepsPerEpoch,
+    totalSteps,
+    perStep: stepEstimate(batchSizes.slice(0, accumulation)),
+    perRun: {
+      optimizerCalls: stepOptimizerCalls + epochEndOptimizerCalls,
+      targetEpisodes,
+      targetCalls: targetEpisodes * tau,
+      breakdown: { stepOptimizerCalls, epochEndOptimizerCalls, baselineEpisodes, stepEpisodes, epochEndEpisodes, finalSelectionEpisodes, testEpisodes },
+    },
+    assumptions,
+  };
+}
+
+/**
+ * Batch sizes of one epoch (§1.2): consecutive slices of the shuffled train split (the last may be
+ * short); when accumulation asks for more batches than one pass gives, the rest are full batches
+ * of a fresh shuffle.
+ */
+function epochBatchSizes(trainSize: number, batchSize: number, batchCount: number): number[] {
+  const sizes: number[] = [];
+  const slices = Math.ceil(trainSize / batchSize);
+  for (let index = 0; index < batchCount; index++)
+    sizes.push(index < slices ? Math.min(batchSize, trainSize - index * batchSize) : Math.min(batchSize, trainSize));
+  return sizes;
+}
+
+function requireCount(name: string, value: number, minimum: number): void {
+  if (!Number.isInteger(value) || value < minimum) throw new RangeError(`${name} must be a whole number of at least ${minimum}, got ${value}`);
+}

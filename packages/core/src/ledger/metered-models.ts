@@ -1,0 +1,92 @@
+import type { AgentRunRequest, AgentRunResult, AgentRunner, ChatModel, GenerateRequest, GenerateResult, ModelRole } from '@skillopt/contract';
+import { SkillOptError } from '@skillopt/contract';
+import type { RunEventEmitter } from '../events/run-event-input.js';
+import type { LedgerEntry } from './ledger-entry.js';
+import type { Ledger } from './ledger.js';
+
+export interface MeterOptions {
+  role: ModelRole;
+  ledger: Ledger;
+  /** Receives a `usage-recorded` event per successful call (e.g. an EventBus's emit). */
+  onEvent?: RunEventEmitter;
+  /** A monotonic clock in milliseconds for latency; injectable so tests need no wall clock. */
+  now?: () => number;
+  /**
+   * Refuse a call when this role's (or the total) budget is already spent, with the budget-spent
+   * error. Off by default: budgets are checked at step boundaries; turn it on to cap a step too.
+   */
+  enforceBudget?: boolean;
+}
+
+export interface AgentMeterOptions extends MeterOptions {
+  /** AgentRunRequest carries no purpose; rollouts are what agent runners do. Default `rollout`. */
+  purpose?: string;
+}
+
+/**
+ * A ChatModel that records every call in the ledger: usage, cost, latency, and failures (a failed
+ * call is recorded with the usage it reported, or none, and rethrown unchanged).
+ */
+export function meterChatModel(model: ChatModel, options: MeterOptions): ChatModel {
+  return {
+    specificationVersion: model.specificationVersion,
+    provider: model.provider,
+    modelId: model.modelId,
+    generate: (request: GenerateRequest): Promise<GenerateResult> =>
+      metered(model, request.purpose, options, () => model.generate(request), (result) => result.usage),
+  };
+}
+
+/** An AgentRunner that records every run in the ledger; see meterChatModel. */
+export function meterAgentRunner(runner: AgentRunner, options: AgentMeterOptions): AgentRunner {
+  const purpose = options.purpose ?? 'rollout';
+  return {
+    specificationVersion: runner.specificationVersion,
+    provider: runner.provider,
+    modelId: runner.modelId,
+    run: (request: AgentRunRequest): Promise<AgentRunResult> => metered(runner, purpose, options, () => runner.run(request), (result) => result.usage),
+  };
+}
+
+async function metered<Result>(
+  model: { provider: string; modelId: string },
+  purpose: string,
+  options: MeterOptions,
+  call: () => Promise<Result>,
+  usageOf: (result: Result) => GenerateResult['usage'],
+): Promise<Result> {
+  const now = options.now ?? (() => performance.now());
+  if (options.enforceBudget === true) options.ledger.assertWithinBudget([options.role, 'total']);
+  const base = { role: options.role, purpose, provider: model.provider, modelId: model.modelId };
+  const started = now();
+  let result: Result;
+  try {
+    result = await call();
+  } catch (error) {
+    options.ledger.record({
+      ...base,
+      latencyMs: now() - started,
+      outcome: 'failed',
+      errorCode: SkillOptError.isInstance(error) ? error.code : 'unknown',
+    });
+    throw error;
+  }
+  const entry = options.ledger.record({ ...base, usage: usageOf(result), latencyMs: now() - started });
+  options.onEvent?.(usageRecordedEvent(entry));
+  return result;
+}
+
+/** The `usage-recorded` event of a ledger entry (without runId and timestamp: the bus adds them). */
+export function usageRecordedEvent(entry: LedgerEntry) {
+  return {
+    type: 'usage-recorded' as const,
+    role: entry.role,
+    purpose: entry.purpose,
+    provider: entry.provider,
+    modelId: entry.modelId,
+    usage: entry.usage,
+    costUsd: entry.costUsd,
+    cacheHit: entry.cacheHit,
+    latencyMs: entry.latencyMs,
+  };
+}

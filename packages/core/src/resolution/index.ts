@@ -1,0 +1,3 @@
+export * from './package-candidates.js';
+export * from './package-entry.js';
+export * from './package-resolver.js';

@@ -1,0 +1,75 @@
+import type { Environment, RunEvent, SplitName, Target } from '@skillopt/contract';
+import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
+import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { evaluateSkill } from '../evaluation/evaluate-skill.js';
+import type { ItemEvaluation } from '../evaluation/item-evaluation.js';
+import type { ScoreSummary } from '../evaluation/score-summary.js';
+import { createEventBus } from '../events/event-bus.js';
+import { createLedger } from '../ledger/ledger.js';
+import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
+import type { LedgerTotals } from '../ledger/usage-totals.js';
+import { createMemoryRolloutCache, type RolloutCache } from '../rollout-cache/rollout-cache.js';
+import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
+import { skillHash } from '../skill-hash.js';
+import { firstItems } from './batch-plan.js';
+
+export interface EvaluateOptions {
+  config: SkillOptConfig;
+  environment: Environment;
+  target: Target;
+  skill: string;
+  split: SplitName;
+  /** Work files go here, and with `cacheDirectory` rollouts are cached across calls. */
+  workDirectory: string;
+  cacheDirectory?: string;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  priceTable?: PriceTable;
+}
+
+export interface EvaluationReport {
+  environmentId: string;
+  split: SplitName;
+  skillHash: string;
+  summary: ScoreSummary;
+  items: ItemEvaluation[];
+  usage: LedgerTotals;
+}
+
+/**
+ * Evaluation only: one skill on one split, no optimizer. The item limit of the split follows the
+ * config (`evaluation.test_env_num` for test, `sel_env_num` for val); infrastructure failures are
+ * retried, then excluded and reported, never scored.
+ */
+export async function evaluate(options: EvaluateOptions): Promise<EvaluationReport> {
+  const { config, environment, split } = options;
+  const events = createEventBus({ runId: `eval-${skillHash(options.skill)}` });
+  if (options.onEvent) events.subscribe(options.onEvent);
+  const ledger = createLedger({ costCalculator: createCostCalculator(options.priceTable ?? []) });
+  const target: Target =
+    options.target.kind === 'chat'
+      ? { kind: 'chat', model: meterChatModel(options.target.model, { role: 'target', ledger, onEvent: events.emit }) }
+      : { kind: 'agent', runner: meterAgentRunner(options.target.runner, { role: 'target', ledger, onEvent: events.emit }) };
+  const cache: RolloutCache = options.cacheDirectory ? createFileRolloutCache({ directory: options.cacheDirectory }) : createMemoryRolloutCache();
+  const limit = split === 'test' ? config.evaluation.test_env_num : split === 'val' ? config.evaluation.sel_env_num : config.train.train_size;
+  await environment.setup?.();
+  try {
+    const items = firstItems(await environment.loadSplit(split), limit);
+    const evaluation = await evaluateSkill({
+      environment,
+      skill: options.skill,
+      items,
+      target,
+      cache,
+      concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
+      retries: config.run.retries,
+      signal: options.signal ?? new AbortController().signal,
+      phase: split === 'test' ? 'test' : 'selection',
+      workDirectory: options.workDirectory,
+      onItem: (report) => events.emit({ type: 'item-rolled-out', ...report }),
+    });
+    return { environmentId: environment.id, split, skillHash: evaluation.skillHash, summary: evaluation.summary, items: evaluation.items, usage: ledger.totals() };
+  } finally {
+    await environment.teardown?.();
+  }
+}

@@ -1,0 +1,264 @@
+import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
+import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
+import { RejectedEditBuffer } from '@skillopt/optimizer';
+import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { redactSecrets } from '../config/redact-secrets.js';
+import { createEventBus } from '../events/event-bus.js';
+import { createEventsFileSink } from '../events/events-file.js';
+import type { Budgets } from '../ledger/budget.js';
+import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
+import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
+import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
+import { createRunStore, openRunStore, type RunStore } from '../run-store/run-store.js';
+import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.js';
+import { selectionScoresOf } from './candidate-gate.js';
+import { runEpochEnd } from './epoch-end.js';
+import type { RunSummary } from './run-summary.js';
+import { fromRuntimeState, toRuntimeState, type TrainerState } from './trainer-state.js';
+import { evaluateInRun, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
+import { runTrainingStep } from './training-step.js';
+
+export interface TrainOptions {
+  /** The validated configuration (see validateConfig); its `env` section was given to the env package. */
+  config: SkillOptConfig;
+  environment: Environment;
+  target: Target;
+  optimizer: ChatModel;
+  runDirectory: string;
+  /** Continue the run committed in `runDirectory` instead of starting a new one there. */
+  resume?: boolean;
+  /** The skill to start from; absent: the env's initial skill. Ignored on resume. */
+  initialSkill?: string;
+  signal?: AbortSignal;
+  /** Receives every RunEvent as it happens (progress display, --json). */
+  onEvent?: (event: RunEvent) => void;
+  /** Prices for the ledger; user overrides win. Absent: costs are null (unknown). */
+  priceTable?: PriceTable;
+  priceOverrides?: PriceTable;
+  /** The command that resumes this run, named when it stops. Default `skillopt train --resume <dir>`. */
+  resumeCommand?: string;
+}
+
+function budgetsFromConfig(config: SkillOptConfig): Budgets {
+  const limits = (section: SkillOptConfig['budget']['target']) => ({
+    ...(section.max_calls !== undefined ? { maxCalls: section.max_calls } : {}),
+    ...(section.max_tokens !== undefined ? { maxTokens: section.max_tokens } : {}),
+    ...(section.max_usd !== undefined ? { maxUsd: section.max_usd } : {}),
+  });
+  return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer) };
+}
+
+async function loadSplits(environment: Environment, config: SkillOptConfig): Promise<TrainingSplits & { sizes: RunSummary['splitSizes'] }> {
+  const [train, val, test] = await Promise.all([environment.loadSplit('train'), environment.loadSplit('val'), environment.loadSplit('test')]);
+  if (config.train.train_size > train.length)
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `train.train_size is ${config.train.train_size} but the training split has only ${train.length} items; lower it or set it to 0 to use them all`,
+    });
+  const splits = { train: firstItems(train, config.train.train_size), selection: firstItems(val, config.evaluation.sel_env_num), test: firstItems(test, config.evaluation.test_env_num) };
+  if (splits.train.length === 0) throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no training items` });
+  if (splits.selection.length === 0) throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no validation items, which the gate needs` });
+  return { ...splits, sizes: { train: splits.train.length, val: splits.selection.length, test: splits.test.length } };
+}
+
+function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-spent' | 'error' {
+  if (signal.aborted) return 'aborted';
+  if (SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent) return 'budget-spent';
+  return 'error';
+}
+
+/**
+ * Trains a skill: the whole loop of DESIGN.md over a resolved env, target and optimizer model,
+ * with every artifact in `runDirectory`. Steps are committed atomically, so a run stopped at any
+ * instant (abort, budget, error, kill) resumes with `resume: true` and loses no accepted skill;
+ * rollouts already paid for come from the run's rollout cache.
+ *
+ * Resolves with the run's summary. Rejects, after emitting `run-stopped` with the command that
+ * resumes, when the signal aborts, a budget is spent, or an error that retrying cannot fix occurs.
+ */
+export async function train(options: TrainOptions): Promise<RunSummary> {
+  const { config, environment } = options;
+  const signal = options.signal ?? new AbortController().signal;
+  const store: RunStore = options.resume ? await openRunStore(options.runDirectory) : await createRunStore(options.runDirectory);
+  const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;
+  const events = createEventBus({ runId: store.runId });
+  const eventsFile = createEventsFileSink(store.pathOf('events.jsonl'));
+  events.subscribe(eventsFile.write);
+  if (options.onEvent) events.subscribe(options.onEvent);
+
+  const ledgerOptions = {
+    costCalculator: createCostCalculator(options.priceTable ?? [], options.priceOverrides ?? []),
+    budgets: budgetsFromConfig(config),
+    budgetMessages: { resumeCommand },
+  };
+  const ledger: Ledger = options.resume ? await restoreLedger(store.pathOf('ledger.json'), ledgerOptions) : createLedger(ledgerOptions);
+  const emit = events.emit;
+  const target: Target =
+    options.target.kind === 'chat'
+      ? { kind: 'chat', model: meterChatModel(options.target.model, { role: 'target', ledger, onEvent: emit }) }
+      : { kind: 'agent', runner: meterAgentRunner(options.target.runner, { role: 'target', ledger, onEvent: emit }) };
+  const optimizer = meterChatModel(options.optimizer, { role: 'optimizer', ledger, onEvent: emit });
+  const targetModel = options.target.kind === 'chat' ? options.target.model : options.target.runner;
+
+  await environment.setup?.();
+  try {
+    const { sizes, ...splits } = await loadSplits(environment, config);
+    const stepsPerEpoch = computeStepsPerEpoch(splits.train.length, config.train.batch_size, config.train.accumulation);
+    const context: TrainingContext = {
+      config,
+      environment,
+      target,
+      optimizer,
+      store,
+      events,
+      ledger,
+      cache: createFileRolloutCache({ directory: store.pathOf('rollouts') }),
+      signal,
+      splits,
+      stepsPerEpoch,
+      totalSteps: stepsPerEpoch * config.train.num_epochs,
+      counters: newTrainingCounters(),
+      resumeCommand,
+    };
+    const resumed = store.state !== undefined;
+    emit({
+      type: 'run-started',
+      runDirectory: store.directory,
+      environmentId: environment.id,
+      targetModel: `${targetModel.provider}/${targetModel.modelId}`,
+      optimizerModel: `${options.optimizer.provider}/${options.optimizer.modelId}`,
+      splitSizes: sizes,
+      epochs: config.train.num_epochs,
+      stepsPerEpoch,
+      resumed,
+    });
+
+    const state = resumed ? await fromRuntimeState(store, store.state!) : await startFresh(context, options.initialSkill ?? (await environment.initialSkill()));
+    for (let epoch = 1; epoch <= config.train.num_epochs; epoch += 1) {
+      const firstStepOfEpoch = (epoch - 1) * stepsPerEpoch + 1;
+      if (state.lastCompletedStep < firstStepOfEpoch) emit({ type: 'epoch-started', epoch });
+      for (let step = 1; step <= stepsPerEpoch; step += 1) {
+        const globalStep = firstStepOfEpoch + step - 1;
+        if (globalStep <= state.lastCompletedStep) continue;
+        // Budgets are checked between steps, so a run stops with nothing half-done.
+        ledger.assertWithinBudget();
+        if (signal.aborted) throw signal.reason;
+        await store.clearUncommittedStep(globalStep);
+        ledger.setGlobalStep(globalStep);
+        const record = await runTrainingStep(context, state, { epoch, step, globalStep });
+        ledger.setGlobalStep(undefined);
+        Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
+        await store.commitStep({ record, state: toRuntimeState(state) });
+        await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+        emit({
+          type: 'step-finished',
+          epoch,
+          step,
+          globalStep,
+          accepted: record.outcome === 'accepted',
+          bestScore: state.best.scores.score ?? 0,
+          excludedItems: context.counters.excluded.length,
+        });
+      }
+      await runEpochEnd(context, state, epoch);
+    }
+    const summary = await finishRun(context, state, sizes, targetModel, options.optimizer);
+    await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+    return summary;
+  } catch (error) {
+    const reason = stopReason(error, signal);
+    const message = SkillOptError.isInstance(error) || error instanceof Error ? error.message : String(error);
+    try {
+      emit({ type: 'run-stopped', reason, message, resumeCommand });
+      await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+    } catch {
+      // Reporting the stop must never hide why the run stopped.
+    }
+    throw error;
+  } finally {
+    await environment.teardown?.();
+  }
+}
+
+/** A new run: config.json, the initial skill as skill_v0000, its baseline on the selection split. */
+async function startFresh(context: TrainingContext, initialSkill: string): Promise<TrainerState> {
+  const { store, config } = context;
+  await store.writeConfig(redactSecrets(config) as object);
+  const reference = await store.writeSkillVersion(0, initialSkill);
+  const baseline = await evaluateInRun(context, initialSkill, context.splits.selection, 'baseline');
+  const scores = selectionScoresOf(context, initialSkill, baseline.summary);
+  const initial = { text: initialSkill, reference, scores, origin: 'initial-skill' };
+  const state: TrainerState = {
+    lastCompletedStep: 0,
+    epoch: 0,
+    stepInEpoch: 0,
+    initial,
+    current: initial,
+    best: { ...initial, step: 0 },
+    rejectedEdits: new RejectedEditBuffer({ maxEntries: Math.max(1, config.optimizer.rejected_edit_buffer_size) }),
+    metaSkill: '',
+    previousEpochSkill: null,
+    completedEpochEndStages: [],
+    acceptedCandidates: 0,
+    rejectedCandidates: 0,
+  };
+  await store.commitRuntimeState(toRuntimeState(state));
+  return state;
+}
+
+/** The best skill on the whole selection split, the test scores of the initial and best skills, summary.json. */
+async function finishRun(
+  context: TrainingContext,
+  state: TrainerState,
+  splitSizes: RunSummary['splitSizes'],
+  targetModel: { provider: string; modelId: string },
+  optimizerModel: { provider: string; modelId: string },
+): Promise<RunSummary> {
+  const { config, store, splits } = context;
+  // The paired gate may have accepted the best skill on part of the selection split: score it on all of it.
+  const bestSelection = await evaluateInRun(context, state.best.text, splits.selection, 'selection');
+  const bestScores = selectionScoresOf(context, state.best.text, bestSelection.summary);
+  let test: RunSummary['test'] = null;
+  if (config.evaluation.eval_test && splits.test.length > 0) {
+    const best = await evaluateInRun(context, state.best.text, splits.test, 'test');
+    // The same text as the best skill is the same cache entries: no second rollout.
+    const initial = await evaluateInRun(context, state.initial.text, splits.test, 'test');
+    test = {
+      initial: { hard: initial.summary.meanHard, soft: initial.summary.meanSoft },
+      best: { hard: best.summary.meanHard, soft: best.summary.meanSoft },
+    };
+  }
+  const summary: RunSummary = {
+    runId: store.runId,
+    runDirectory: store.directory,
+    environmentId: context.environment.id,
+    targetModel: `${targetModel.provider}/${targetModel.modelId}`,
+    optimizerModel: `${optimizerModel.provider}/${optimizerModel.modelId}`,
+    splitSizes,
+    epochs: config.train.num_epochs,
+    stepsPerEpoch: context.stepsPerEpoch,
+    baseline: state.initial.scores,
+    best: { ...bestScores, origin: state.best.origin, step: state.best.step, skillHash: state.best.reference.skillHash },
+    test,
+    acceptedCandidates: state.acceptedCandidates,
+    rejectedCandidates: state.rejectedCandidates,
+    stageFailures: context.counters.stageFailures,
+    excludedItems: context.counters.excluded.map((item) => ({ phase: item.phase, itemId: item.itemId, code: item.error.code, message: item.error.message })),
+    rollouts: { run: context.counters.rolloutsRun, cacheHits: context.counters.cacheHits, retries: context.counters.retries },
+    sequentialWaves: context.counters.waves,
+    usage: context.ledger.totals(),
+    bestSkillPath: store.pathOf('best_skill.md'),
+  };
+  await store.writeSummary(summary);
+  context.events.emit({
+    type: 'run-finished',
+    baselineScore: state.initial.scores.score ?? 0,
+    bestScore: bestScores.score ?? 0,
+    acceptedCandidates: state.acceptedCandidates,
+    rejectedCandidates: state.rejectedCandidates,
+    bestSkillPath: summary.bestSkillPath,
+    ...(test ? { testScoreInitial: test.initial.hard, testScoreBest: test.best.hard } : {}),
+  });
+  return summary;
+}

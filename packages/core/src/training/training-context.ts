@@ -1,0 +1,92 @@
+import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
+import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
+import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { RolloutCache } from '../rollout-cache/rollout-cache.js';
+import type { RunStore } from '../run-store/run-store.js';
+
+/** The splits a run works on, after `train_size`, `sel_env_num` and `test_env_num` were applied. */
+export interface TrainingSplits {
+  train: TaskItem[];
+  selection: TaskItem[];
+  test: TaskItem[];
+}
+
+/** Counters over the whole session, for the summary. */
+export interface TrainingCounters {
+  rolloutsRun: number;
+  cacheHits: number;
+  retries: number;
+  /** Items excluded for infrastructure failures, by phase and id: reported, never scored. */
+  excluded: Array<ExcludedItemEvaluation & { phase: RolloutPhase }>;
+  /** Sequential waves of model calls (see wave-count.ts). */
+  waves: number;
+  stageFailures: Array<{ globalStep: number | null; stage: string; reason: string }>;
+}
+
+/** Everything the stages of a run share. */
+export interface TrainingContext {
+  config: SkillOptConfig;
+  environment: Environment;
+  /** The target, metered: every call lands in the ledger. */
+  target: Target;
+  /** The optimizer model, metered. */
+  optimizer: ChatModel;
+  store: RunStore;
+  events: EventBus;
+  ledger: Ledger;
+  cache: RolloutCache;
+  signal: AbortSignal;
+  splits: TrainingSplits;
+  stepsPerEpoch: number;
+  totalSteps: number;
+  counters: TrainingCounters;
+  /** The command that resumes this run, for messages. */
+  resumeCommand: string;
+}
+
+export function newTrainingCounters(): TrainingCounters {
+  return { rolloutsRun: 0, cacheHits: 0, retries: 0, excluded: [], waves: 0, stageFailures: [] };
+}
+
+/**
+ * Rolls a skill out on items through the evaluator, with the run's cache, limits and events, and
+ * adds what it did to the counters. One call is one wave when it ran any rollout.
+ */
+export async function evaluateInRun(
+  context: TrainingContext,
+  skill: string,
+  items: readonly TaskItem[],
+  phase: RolloutPhase,
+  sampleIndex = 0,
+): Promise<SkillEvaluation> {
+  const { config } = context;
+  const evaluation = await evaluateSkill({
+    environment: context.environment,
+    skill,
+    items,
+    target: context.target,
+    sampleIndex,
+    cache: context.cache,
+    concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
+    retries: config.run.retries,
+    signal: context.signal,
+    phase,
+    workDirectory: context.store.pathOf('work'),
+    onItem: (report) => context.events.emit({ type: 'item-rolled-out', ...report }),
+  });
+  context.counters.rolloutsRun += evaluation.counters.rolloutsRun;
+  context.counters.cacheHits += evaluation.counters.cacheHits;
+  context.counters.retries += evaluation.counters.retries;
+  if (evaluation.counters.rolloutsRun > 0) context.counters.waves += 1;
+  for (const item of evaluation.items) if (item.status === 'excluded') context.counters.excluded.push({ ...item, phase });
+  return evaluation;
+}
+
+/** Records a stage that could not produce a usable result, as an event and for the summary. */
+export function recordStageFailure(context: TrainingContext, stage: string, reason: string, position?: { epoch: number; globalStep: number }): void {
+  context.counters.stageFailures.push({ globalStep: position?.globalStep ?? null, stage, reason });
+  context.events.emit({ type: 'stage-failed', stage, reason, ...(position ? { epoch: position.epoch, globalStep: position.globalStep } : {}) });
+}

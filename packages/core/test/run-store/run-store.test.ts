@@ -1,0 +1,313 @@
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { skillHash } from '../../src/skill-hash';
+import {
+  createRunStore,
+  isEpochEndStageCompleted,
+  loadRunState,
+  openRunStore,
+  redactArtifactSecrets,
+  withEpochEndStageCompleted,
+  type RunStore,
+  type RuntimeStateInput,
+  type SkillReference,
+} from '../../src/run-store/index';
+
+let root: string;
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'skillopt-run-store-'));
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+const INITIAL_SKILL = '# Skill\n\nAnswer briefly.\n';
+const STEP_1_SKILL = '# Skill\n\nAnswer briefly.\nGive units.\n';
+
+function stateFor(options: {
+  step: number;
+  current: SkillReference;
+  currentScore: number | null;
+  best: SkillReference;
+  bestScore: number | null;
+  bestStep: number;
+  extra?: Partial<RuntimeStateInput>;
+}): RuntimeStateInput {
+  return {
+    lastCompletedStep: options.step,
+    epoch: options.step === 0 ? 0 : 1,
+    stepInEpoch: options.step,
+    current: { ...options.current, origin: options.step === 0 ? 'initial-skill' : `step_000${options.step}`, score: options.currentScore, selectionHard: options.currentScore, selectionSoft: null },
+    best: { ...options.best, origin: options.bestStep === 0 ? 'initial-skill' : `step_000${options.bestStep}`, score: options.bestScore, selectionHard: options.bestScore, selectionSoft: null, step: options.bestStep },
+    ...options.extra,
+  };
+}
+
+/** A run with a committed baseline (score 0) and a committed, accepted step 1 (score 0.5). */
+async function runWithOneStep(directory: string): Promise<{ store: RunStore; initial: SkillReference; step1: SkillReference }> {
+  const store = await createRunStore(directory, { runId: 'run-test' });
+  await store.writeConfig({ train: { num_epochs: 2 } });
+  const initial = await store.writeSkillVersion(0, INITIAL_SKILL);
+  await store.commitRuntimeState({
+    ...stateFor({ step: 0, current: initial, currentScore: 0, best: initial, bestScore: 0, bestStep: 0 }),
+    baseline: { score: 0, selectionHard: 0, selectionSoft: 0.25 },
+  });
+  await store.writeStepArtifact(1, 'ranked_edits.json', { reasoning: 'r', edits: [{ op: 'append', content: 'Give units.' }] });
+  await store.writeStepArtifact(1, 'candidate_skill.md', STEP_1_SKILL);
+  await store.writeStepArtifact(1, 'patches/minibatch_fail_000.json', { edits: [] });
+  const step1 = await store.writeSkillVersion(1, STEP_1_SKILL);
+  await store.commitStep({
+    record: { step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 },
+    state: stateFor({
+      step: 1,
+      current: step1,
+      currentScore: 0.5,
+      best: step1,
+      bestScore: 0.5,
+      bestStep: 1,
+      extra: {
+        baseline: { score: 0, selectionHard: 0, selectionSoft: 0.25 },
+        rejectedEditBuffer: [{ op: 'delete', target: 'x', reason: 'regressed' }],
+        scheduler: { step: 1 },
+        rng: { seed: 42, draws: 7 },
+      },
+    }),
+  });
+  return { store, initial, step1 };
+}
+
+describe('the run store', () => {
+  it('writes the run directory layout with relative skill paths', async () => {
+    const directory = path.join(root, 'run');
+    await runWithOneStep(directory);
+    expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.json', 'runtime_state.json', 'skills', 'steps']);
+    expect(await readdir(path.join(directory, 'skills'))).toEqual(['skill_v0000.md', 'skill_v0001.md']);
+    expect((await readdir(path.join(directory, 'steps', 'step_0001'))).sort()).toEqual(['candidate_skill.md', 'patches', 'ranked_edits.json', 'step_record.json']);
+    expect(await readFile(path.join(directory, 'best_skill.md'), 'utf8')).toBe(STEP_1_SKILL);
+
+    const state = JSON.parse(await readFile(path.join(directory, 'runtime_state.json'), 'utf8'));
+    expect(state).toMatchObject({
+      formatVersion: 1,
+      runId: 'run-test',
+      lastCompletedStep: 1,
+      current: { skillPath: 'skills/skill_v0001.md', skillHash: skillHash(STEP_1_SKILL), score: 0.5 },
+      best: { skillPath: 'skills/skill_v0001.md', step: 1 },
+    });
+    expect(JSON.stringify(state)).not.toContain(root);
+    expect(JSON.parse(await readFile(path.join(directory, 'history.json'), 'utf8'))).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
+  });
+
+  it('resumes a run directory that was moved elsewhere', async () => {
+    const original = path.join(root, 'original');
+    await runWithOneStep(original);
+    const moved = path.join(root, 'elsewhere', 'moved');
+    await mkdir(path.dirname(moved), { recursive: true });
+    await rename(original, moved);
+
+    const resumed = await loadRunState(moved);
+    expect(resumed?.directory).toBe(moved);
+    expect(resumed?.currentSkill).toBe(STEP_1_SKILL);
+    expect(resumed?.bestSkill).toBe(STEP_1_SKILL);
+    expect(resumed?.state.rejectedEditBuffer).toEqual([{ op: 'delete', target: 'x', reason: 'regressed' }]);
+    expect(resumed?.state.scheduler).toEqual({ step: 1 });
+    expect(resumed?.state.rng).toEqual({ seed: 42, draws: 7 });
+    expect(resumed?.history.map((record) => record.step)).toEqual([1]);
+
+    const store = await openRunStore(moved);
+    expect(store.runId).toBe('run-test');
+    expect(store.state?.lastCompletedStep).toBe(1);
+  });
+
+  it('keeps a score of 0 as 0 and an unevaluated score as null', async () => {
+    const directory = path.join(root, 'zero');
+    const store = await createRunStore(directory);
+    const initial = await store.writeSkillVersion(0, INITIAL_SKILL);
+    await store.commitRuntimeState(stateFor({ step: 0, current: initial, currentScore: 0, best: initial, bestScore: null, bestStep: 0 }));
+    const resumed = await loadRunState(directory);
+    expect(resumed?.state.current.score).toBe(0);
+    expect(resumed?.state.best.score).toBeNull();
+    expect(resumed?.state.baseline).toBeNull();
+  });
+
+  it('gives a clear error for a runtime_state.json that is not JSON', async () => {
+    const directory = path.join(root, 'corrupt');
+    await runWithOneStep(directory);
+    await writeFile(path.join(directory, 'runtime_state.json'), '{"lastCompletedStep": 1, "current": ');
+    const failure = await loadRunState(directory).catch((error: unknown) => error);
+    expect(SkillOptError.isInstance(failure)).toBe(true);
+    const error = failure as SkillOptError;
+    expect(error.code).toBe(ERROR_CODES.dataInvalid);
+    expect(error.category).toBe('user');
+    expect(error.message).toContain(path.join(directory, 'runtime_state.json'));
+    expect(error.message).toContain('is not valid JSON');
+    expect(error.message).toContain('cannot resume');
+  });
+
+  it('names the offending fields of a runtime_state.json of the wrong shape', async () => {
+    const directory = path.join(root, 'wrong-shape');
+    await runWithOneStep(directory);
+    const state = JSON.parse(await readFile(path.join(directory, 'runtime_state.json'), 'utf8'));
+    state.current.score = 'high';
+    delete state.lastCompletedStep;
+    await writeFile(path.join(directory, 'runtime_state.json'), JSON.stringify(state));
+    await expect(loadRunState(directory)).rejects.toThrow(/does not have the expected shape[\s\S]*lastCompletedStep[\s\S]*current\.score/);
+  });
+
+  it('detects a committed skill file that was changed afterwards', async () => {
+    const directory = path.join(root, 'tampered');
+    await runWithOneStep(directory);
+    await writeFile(path.join(directory, 'skills', 'skill_v0001.md'), 'something else\n');
+    await expect(loadRunState(directory)).rejects.toThrow(/skill_v0001\.md was changed after it was committed as the current skill/);
+  });
+
+  it('reports a missing run directory and returns nothing for a directory without a commit', async () => {
+    await expect(loadRunState(path.join(root, 'missing'))).rejects.toThrow(/does not exist/);
+    await mkdir(path.join(root, 'empty'));
+    await expect(loadRunState(path.join(root, 'empty'))).resolves.toBeUndefined();
+  });
+
+  it('refuses to create a run where one is committed', async () => {
+    const directory = path.join(root, 'taken');
+    await runWithOneStep(directory);
+    const failure = await createRunStore(directory).catch((error: unknown) => error);
+    expect(SkillOptError.isInstance(failure) && failure.message).toMatch(/already holds a run \(last completed step 1\)[\s\S]*skillopt train --resume/);
+  });
+
+  describe('commit protocol', () => {
+    it('leaves the previous commit in force when a step is killed before runtime_state.json is written', async () => {
+      const directory = path.join(root, 'killed');
+      const { step1 } = await runWithOneStep(directory);
+      // Everything step 2 writes before its commit point, as a kill just before runtime_state.json leaves it.
+      const step2Skill = `${STEP_1_SKILL}Check the date.\n`;
+      const store = await openRunStore(directory);
+      await store.writeStepArtifact(2, 'candidate_skill.md', step2Skill);
+      await store.writeSkillVersion(2, step2Skill);
+      await writeFile(path.join(directory, 'steps', 'step_0002', 'step_record.json'), JSON.stringify({ step: 2 }));
+      const history = JSON.parse(await readFile(path.join(directory, 'history.json'), 'utf8'));
+      await writeFile(path.join(directory, 'history.json'), JSON.stringify([...history, { step: 2, action: 'accept_new_best' }]));
+      await writeFile(path.join(directory, 'best_skill.md'), step2Skill);
+
+      const resumed = await loadRunState(directory);
+      expect(resumed?.state.lastCompletedStep).toBe(1);
+      expect(resumed?.currentSkill).toBe(STEP_1_SKILL);
+      expect(resumed?.bestSkill).toBe(STEP_1_SKILL);
+      expect(resumed?.history.map((record) => record.step)).toEqual([1]);
+
+      // Opening restores the best_skill.md copy and clears the abandoned attempt when asked.
+      const reopened = await openRunStore(directory);
+      expect(await readFile(path.join(directory, 'best_skill.md'), 'utf8')).toBe(STEP_1_SKILL);
+      await reopened.clearUncommittedStep(2);
+      expect(await reopened.readStepArtifact(2, 'candidate_skill.md')).toBeUndefined();
+      await expect(reopened.clearUncommittedStep(1)).rejects.toThrow(/committed/);
+
+      // The redone step commits over the abandoned attempt, and history has each step once.
+      const redone = await reopened.writeSkillVersion(2, `${STEP_1_SKILL}Check the year.\n`);
+      await reopened.commitStep({
+        record: { step: 2, action: 'reject' },
+        state: stateFor({ step: 2, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 }),
+      });
+      expect(redone.skillPath).toBe('skills/skill_v0002.md');
+      expect((await loadRunState(directory))?.history.map((record) => [record.step, record.action])).toEqual([
+        [1, 'accept_new_best'],
+        [2, 'reject'],
+      ]);
+    });
+
+    it('writes runtime_state.json only after the step record, the history and best_skill.md', async () => {
+      const directory = path.join(root, 'order');
+      const { store } = await runWithOneStep(directory);
+      const step2 = await store.writeSkillVersion(2, `${STEP_1_SKILL}More.\n`);
+      const written: string[] = [];
+      // Every atomic write ends in a rename onto its target: the renames give the order of the writes.
+      const fsPromises = jest.requireActual<typeof import('node:fs/promises')>('node:fs/promises');
+      const originalRename = fsPromises.rename;
+      const renameSpy = jest.spyOn(fsPromises, 'rename').mockImplementation(async (from, to) => {
+        written.push(path.basename(String(to)));
+        return originalRename(from, to);
+      });
+      try {
+        await store.commitStep({
+          record: { step: 2, action: 'accept_new_best' },
+          state: stateFor({ step: 2, current: step2, currentScore: 0.6, best: step2, bestScore: 0.6, bestStep: 2 }),
+        });
+      } finally {
+        renameSpy.mockRestore();
+      }
+      expect(written).toEqual(['step_record.json', 'history.json', 'best_skill.md', 'runtime_state.json']);
+    });
+
+    it('refuses a commit that points to a skill that was not written', async () => {
+      const directory = path.join(root, 'dangling');
+      const { store, step1 } = await runWithOneStep(directory);
+      const ghost = { skillPath: 'skills/skill_v0002.md', skillHash: skillHash('ghost') };
+      await expect(
+        store.commitStep({ record: { step: 2 }, state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }) }),
+      ).rejects.toThrow(/skill_v0002\.md, which does not exist/);
+      expect((await loadRunState(directory))?.state.lastCompletedStep).toBe(1);
+    });
+
+    it('refuses out-of-order and mismatched step commits', async () => {
+      const directory = path.join(root, 'order-checks');
+      const { store, step1 } = await runWithOneStep(directory);
+      const state = stateFor({ step: 1, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 });
+      await expect(store.commitStep({ record: { step: 1 }, state })).rejects.toThrow(/increasing order/);
+      await expect(store.commitStep({ record: { step: 3 }, state: { ...state, lastCompletedStep: 2 } })).rejects.toThrow(/record is for step 3/);
+      await expect(store.commitRuntimeState({ ...state, lastCompletedStep: 2 })).rejects.toThrow(/keeps lastCompletedStep at 1/);
+    });
+  });
+
+  it('records epoch-end stages so a resume skips them', async () => {
+    const directory = path.join(root, 'epoch-end');
+    const { store, step1 } = await runWithOneStep(directory);
+    await store.writeEpochArtifact('slow_update', 2, 'slow_result.json', { action: 'force_accept' });
+    await store.writeEpochArtifact('meta_skill', 2, 'meta_skill_result.json', { action: 'write_meta_skill' });
+    const base = stateFor({ step: 1, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 });
+    await store.commitRuntimeState(withEpochEndStageCompleted({ ...base, completedEpochEndStages: [] }, 2, 'slow-update'));
+    const resumed = await loadRunState(directory);
+    expect(resumed && isEpochEndStageCompleted(resumed.state, 2, 'slow-update')).toBe(true);
+    expect(resumed && isEpochEndStageCompleted(resumed.state, 2, 'meta-skill')).toBe(false);
+    expect(await readFile(path.join(directory, 'slow_update', 'epoch_02', 'slow_result.json'), 'utf8')).toContain('force_accept');
+    expect(await store.readEpochArtifact('meta_skill', 2, 'meta_skill_result.json')).toContain('write_meta_skill');
+  });
+
+  it('rebuilds a missing history.json from the step records', async () => {
+    const directory = path.join(root, 'no-history');
+    await runWithOneStep(directory);
+    await rm(path.join(directory, 'history.json'));
+    expect((await loadRunState(directory))?.history).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
+  });
+
+  it('refuses artifact names that leave their directory', async () => {
+    const { store } = await runWithOneStep(path.join(root, 'names'));
+    await expect(store.writeStepArtifact(1, '../escape.json', {})).rejects.toThrow(/stays inside/);
+    await expect(store.writeStepArtifact(1, '/etc/passwd', 'x')).rejects.toThrow(/stays inside/);
+  });
+
+  it('never writes secrets into config.json or summary.json', async () => {
+    const directory = path.join(root, 'secrets');
+    const store = await createRunStore(directory);
+    process.env.SKILLOPT_TEST_API_KEY = 'sk-test-0123456789abcdef';
+    try {
+      await store.writeConfig({ backends: { openai: { api_key: 'sk-...cdef', base_url: 'https://x.test?key=sk-test-0123456789abcdef' } }, train: { max_tokens: 100 } });
+      await store.writeSummary({ config: { token: 'abc' }, note: 'used sk-test-0123456789abcdef' });
+    } finally {
+      delete process.env.SKILLOPT_TEST_API_KEY;
+    }
+    const config = await readFile(path.join(directory, 'config.json'), 'utf8');
+    const summary = await readFile(path.join(directory, 'summary.json'), 'utf8');
+    expect(config).not.toContain('sk-test-0123456789abcdef');
+    expect(summary).not.toContain('sk-test-0123456789abcdef');
+    expect(JSON.parse(config)).toEqual({
+      backends: { openai: { api_key: '[redacted]', base_url: 'https://x.test?key=[redacted:$SKILLOPT_TEST_API_KEY]' } },
+      train: { max_tokens: 100 },
+    });
+    expect(JSON.parse(summary).config.token).toBe('[redacted]');
+  });
+
+  it('redacts environment values only for secret-looking variables', () => {
+    expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual({ home: '/home/someone', key: 'x' });
+    expect(redactArtifactSecrets(['ghp_abcdefghijkl'], { GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual(['[redacted:$GITHUB_TOKEN]']);
+  });
+});

@@ -1,0 +1,218 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ERROR_CODES, SkillOptError, type RunEvent } from '@skillopt/contract';
+import { train } from '../../src/index';
+import {
+  GOOD_RULE,
+  HARMFUL_RULE,
+  createArithmeticEnvironment,
+  createScriptedOptimizer,
+  createScriptedTarget,
+  trainingConfig,
+} from './scripted-training-doubles';
+
+const directories: string[] = [];
+function runDirectory(): string {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-train-'));
+  directories.push(directory);
+  return path.join(directory, 'run');
+}
+afterAll(() => {
+  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+});
+
+function readBestSkill(directory: string): string {
+  return readFileSync(path.join(directory, 'best_skill.md'), 'utf8');
+}
+
+async function uninterruptedRun(config = trainingConfig()) {
+  const directory = runDirectory();
+  const target = createScriptedTarget();
+  const optimizer = createScriptedOptimizer();
+  const events: RunEvent[] = [];
+  const summary = await train({
+    config,
+    environment: createArithmeticEnvironment(),
+    target: { kind: 'chat', model: target.model },
+    optimizer: optimizer.model,
+    runDirectory: directory,
+    onEvent: (event) => events.push(event),
+  });
+  return { directory, summary, events, targetCalls: target.calls, optimizerCalls: optimizer.calls() };
+}
+
+describe('train', () => {
+  it('rejects the harmful candidate, accepts the fixing one, and reports the lift on the test split', async () => {
+    const { directory, summary, events } = await uninterruptedRun();
+    expect(summary.rejectedCandidates).toBeGreaterThanOrEqual(1);
+    expect(summary.acceptedCandidates).toBeGreaterThanOrEqual(1);
+    expect(readBestSkill(directory)).toContain(GOOD_RULE);
+    expect(readBestSkill(directory)).not.toContain(HARMFUL_RULE);
+    expect(summary.test?.initial.hard).toBeLessThan(1);
+    expect(summary.test?.best.hard).toBe(1);
+    const gates = events.filter((event) => event.type === 'gate-decided');
+    expect(gates.map((event) => event.type === 'gate-decided' && event.accepted)).toEqual(expect.arrayContaining([true, false]));
+    expect(events.at(-1)?.type).toBe('run-finished');
+    // Every artifact of the run directory is there.
+    for (const file of ['config.json', 'runtime_state.json', 'history.json', 'summary.json', 'events.jsonl', 'ledger.json', 'skills/skill_v0000.md', 'steps/step_0001/step_record.json'])
+      expect(() => readFileSync(path.join(directory, file))).not.toThrow();
+    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
+    expect(ledger.totals.byRole.optimizer.calls).toBeGreaterThan(0);
+    expect(ledger.totals.byRole.target.calls).toBeGreaterThan(0);
+  });
+
+  it('gives the same best skill for the same seed', async () => {
+    const first = await uninterruptedRun();
+    const second = await uninterruptedRun();
+    expect(readBestSkill(second.directory)).toBe(readBestSkill(first.directory));
+    expect(second.summary.best).toEqual(first.summary.best);
+  });
+
+  it('never rolls out the same skill on the same item twice', async () => {
+    const { targetCalls, summary } = await uninterruptedRun();
+    expect(new Set(targetCalls).size).toBe(targetCalls.length);
+    expect(summary.rollouts.cacheHits).toBeGreaterThan(0);
+  });
+
+  it('resumes after an abort with the same best skill and without repeating a finished rollout', async () => {
+    const reference = await uninterruptedRun();
+    for (const abortAfterTargetCalls of [5, 30, 60]) {
+      const directory = runDirectory();
+      const controller = new AbortController();
+      const firstTarget = createScriptedTarget();
+      // Calls whose reply reached the trainer before the abort; those in flight when it fired
+      // are abandoned (the abort is prompt) and may be redone.
+      const completedBeforeAbort: string[] = [];
+      const countingModel = {
+        ...firstTarget.model,
+        generate: async (request: Parameters<typeof firstTarget.model.generate>[0]) => {
+          const reply = await firstTarget.model.generate(request);
+          if (controller.signal.aborted) return reply;
+          if (firstTarget.calls.length >= abortAfterTargetCalls) controller.abort(new Error('stopped by the test'));
+          else completedBeforeAbort.push(firstTarget.calls.at(-1) as string);
+          return reply;
+        },
+      };
+      await expect(
+        train({
+          config: trainingConfig(),
+          environment: createArithmeticEnvironment(),
+          target: { kind: 'chat', model: countingModel },
+          optimizer: createScriptedOptimizer().model,
+          runDirectory: directory,
+          signal: controller.signal,
+        }),
+      ).rejects.toThrow('stopped by the test');
+
+      const secondTarget = createScriptedTarget();
+      const resumed = await train({
+        config: trainingConfig(),
+        environment: createArithmeticEnvironment(),
+        target: { kind: 'chat', model: secondTarget.model },
+        optimizer: createScriptedOptimizer().model,
+        runDirectory: directory,
+        resume: true,
+      });
+      expect(readBestSkill(directory)).toBe(readBestSkill(reference.directory));
+      expect(resumed.best.skillHash).toBe(reference.summary.best.skillHash);
+      // Rollouts that finished before the abort come from the cache, not from the target again.
+      expect(completedBeforeAbort.length).toBeGreaterThan(0);
+      expect(secondTarget.calls.filter((call) => completedBeforeAbort.includes(call))).toEqual([]);
+    }
+  });
+
+  it('stops on a non-retryable optimizer error mid-step and resumes to the same best skill', async () => {
+    const reference = await uninterruptedRun();
+    const directory = runDirectory();
+    const events: RunEvent[] = [];
+    const error = await train({
+      config: trainingConfig(),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer({ failOnCall: 3 }).model,
+      runDirectory: directory,
+      onEvent: (event) => events.push(event),
+    }).catch((caught: unknown) => caught);
+    expect(SkillOptError.isInstance(error) && error.code).toBe(ERROR_CODES.providerAuthentication);
+    const stopped = events.find((event) => event.type === 'run-stopped');
+    expect(stopped).toMatchObject({ reason: 'error', resumeCommand: expect.stringContaining('--resume') });
+
+    await train({
+      config: trainingConfig(),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+      resume: true,
+    });
+    expect(readBestSkill(directory)).toBe(readBestSkill(reference.directory));
+  });
+
+  it('excludes items whose infrastructure keeps failing instead of scoring them as failures', async () => {
+    const directory = runDirectory();
+    const target = createScriptedTarget({ failingItemQuestions: new Set(['What is 21 plus 2?']) });
+    const summary = await train({
+      config: trainingConfig(),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: target.model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+    });
+    expect(summary.excludedItems.length).toBeGreaterThan(0);
+    expect(summary.excludedItems.every((item) => item.code === ERROR_CODES.providerUnavailable)).toBe(true);
+    // The excluded items are in no mean: the best skill still scores a clean 1 on what was scored.
+    expect(summary.best.selectionHard).toBe(1);
+    expect(summary.test?.best.hard).toBe(1);
+  });
+
+  it('stops at a step boundary when a budget is spent and resumes with a higher one', async () => {
+    const reference = await uninterruptedRun();
+    const directory = runDirectory();
+    const tight = trainingConfig({ budget: { optimizer: { max_calls: 2 } } });
+    const error = await train({
+      config: tight,
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+    }).catch((caught: unknown) => caught);
+    expect(SkillOptError.isInstance(error) && error.code).toBe(ERROR_CODES.budgetSpent);
+    const state = JSON.parse(readFileSync(path.join(directory, 'runtime_state.json'), 'utf8'));
+    expect(state.lastCompletedStep).toBeGreaterThanOrEqual(1);
+
+    await train({
+      config: trainingConfig({ budget: { optimizer: { max_calls: 1000 } } }),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+      resume: true,
+    });
+    expect(readBestSkill(directory)).toBe(readBestSkill(reference.directory));
+  });
+
+  it('runs with the paired gate', async () => {
+    const { summary, directory } = await uninterruptedRun(trainingConfig({ evaluation: { gate_strategy: 'paired', paired_chunk_size: 4 } }));
+    expect(readBestSkill(directory)).toContain(GOOD_RULE);
+    expect(summary.sequentialWaves).toBeGreaterThan(0);
+  });
+
+  it('records an unusable optimizer reply as a failed stage and keeps training', async () => {
+    // The optimizer double has no answer for rewrite prompts: every rewrite fails after its re-ask.
+    const { summary, events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'rewrite_from_suggestions', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    expect(summary.stageFailures.map((failure) => failure.stage)).toContain('rewrite-from-suggestions');
+    expect(events.some((event) => event.type === 'stage-failed')).toBe(true);
+    expect(summary.acceptedCandidates).toBe(0);
+    const record = JSON.parse(readFileSync(path.join(directory, 'steps/step_0001/step_record.json'), 'utf8'));
+    expect(record).toMatchObject({ outcome: 'stage-failed', stageFailure: { stage: 'rewrite-from-suggestions', attempts: 2 } });
+  });
+
+  it('puts skill-aware appendix notes into the candidate, where the gate judges them', async () => {
+    const { directory } = await uninterruptedRun(trainingConfig({ optimizer: { use_skill_aware_reflection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const best = readBestSkill(directory);
+    expect(best).toContain(GOOD_RULE);
+    expect(best).toContain('Check the answer is written the way the rules ask.');
+    expect(best).toContain('<!-- APPENDIX_START -->');
+  });
+});
