@@ -1,0 +1,10 @@
+// The CLI loads env and backend packages with a computed import(), which must stay a real dynamic
+// import under Jest's CommonJS transform (specs/toolchain.md, gotcha 7): swc keeps it, and the test
+// script runs Node with --experimental-vm-modules.
+const base = require('../../jest.base.cjs')(__dirname);
+const [pattern, [transformer, options]] = Object.entries(base.transform).find(([key]) => key.includes('tsx'));
+module.exports = {
+  ...base,
+  transform: { ...base.transform, [pattern]: [transformer, { ...options, module: { ...options.module, ignoreDynamic: true } }] },
+  testTimeout: 120_000,
+};

@@ -1,0 +1,91 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { train } from '@skillopt/core';
+import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
+import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
+import { formatRunSummary } from '../output/summary-table.js';
+import { resolveRunConfig } from '../run-setup/resolve-run-config.js';
+import { createRunParts } from '../run-setup/run-parts.js';
+import { readSkillFile } from '../run-setup/skill-file.js';
+
+export default class Train extends SkillOptCommand {
+  static override summary = 'Train a skill document: rollouts, reflection, gated updates, a final test.';
+  static override description =
+    'Runs the SkillOpt loop of the config: per step the target rolls out a batch with the current skill, the optimizer proposes edits, and the validation gate accepts the candidate only if it beats the incumbent. Everything is written to the run directory; a stopped run resumes with --resume.';
+  static override examples = [
+    { description: 'Train on the demo with the simulated model (no API key, no network)', command: '<%= config.bin %> train --config configs/demo/default.yaml' },
+    { description: 'Two epochs, into a directory of your choice', command: '<%= config.bin %> train -c configs/searchqa/default.yaml --set train.num_epochs=2 --out runs/searchqa-1' },
+    { description: 'Resume a stopped run, with a raised budget', command: '<%= config.bin %> train --resume runs/searchqa-1 --set budget.optimizer.max_calls=500' },
+    { description: 'Stream the run events as JSON lines', command: '<%= config.bin %> train -c configs/demo/default.yaml --json > events.jsonl' },
+  ];
+  static override flags = {
+    ...configFlags,
+    out: Flags.string({ char: 'o', description: 'run directory (default: env.out_root, else outputs/skillopt_<env>_<optimizer>_<time>)' }),
+    resume: Flags.string({ description: 'resume the run in this directory (its config.json is the config; --set still applies)', exclusive: ['config', 'out'] }),
+    json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, and nothing else' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Train);
+    const workingDirectory = process.cwd();
+    const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
+    const resolved = await resolveRunConfig({
+      ...(flags.config ? { configFile: flags.config } : {}),
+      overrides: overridesOf(flags),
+      workingDirectory,
+      ...(resumeDirectory ? { baseConfig: { name: `${path.join(flags.resume as string, 'config.json')}`, config: readRunConfig(resumeDirectory), directory: resumeDirectory } } : {}),
+    });
+    for (const warning of resolved.warnings) this.warn(warning.message);
+    const { config } = resolved;
+    const parts = await createRunParts(resolved, { needsOptimizer: true });
+    const runDirectory = resumeDirectory ?? path.resolve(workingDirectory, flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend));
+    const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
+
+    const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
+    const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
+    const controller = new AbortController();
+    const interrupt = () => {
+      if (controller.signal.aborted) process.exit(130);
+      process.stderr.write('\nStopping at a safe point (Ctrl-C again to quit at once)…\n');
+      controller.abort(new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'interrupted' }));
+    };
+    process.once('SIGINT', interrupt);
+    try {
+      const summary = await train({
+        config,
+        environment: parts.environment,
+        target: parts.target,
+        optimizer: parts.optimizer!,
+        runDirectory,
+        resume: resumeDirectory !== undefined,
+        ...(initialSkill !== undefined ? { initialSkill } : {}),
+        signal: controller.signal,
+        onEvent: display.onEvent,
+        resumeCommand: `${this.config.bin} train --resume ${path.relative(workingDirectory, runDirectory) || '.'}`,
+      });
+      display.finish();
+      if (!flags.json) this.log(`\n${formatRunSummary(summary)}`);
+    } catch (error) {
+      display.finish();
+      if (controller.signal.aborted) throw controller.signal.reason;
+      throw error;
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+    }
+  }
+}
+
+function readRunConfig(directory: string): unknown {
+  const file = path.join(directory, 'config.json');
+  if (!existsSync(file))
+    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${directory} holds no run to resume (no config.json there)` });
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+function defaultRunDirectory(environmentName: string, optimizer: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
+  return path.join('outputs', `skillopt_${safe(path.basename(environmentName))}_${safe(optimizer)}_${stamp}`);
+}

@@ -1,0 +1,1 @@
+export { EXIT_CODES } from './base-command.js';

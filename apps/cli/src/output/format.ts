@@ -1,0 +1,20 @@
+/** A score in 0..1 as a percentage with one decimal, or a dash when there is none. */
+export function formatScore(score: number | null | undefined): string {
+  return score === null || score === undefined ? '—' : `${(score * 100).toFixed(1)}%`;
+}
+
+export function formatUsd(usd: number, unpricedCalls: number): string {
+  const amount = `$${usd.toFixed(4)}`;
+  return unpricedCalls > 0 ? `${amount} (+${unpricedCalls} call${unpricedCalls === 1 ? '' : 's'} without a price)` : amount;
+}
+
+export function formatCount(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** Rows of cells as aligned text columns. */
+export function formatTable(rows: ReadonlyArray<readonly string[]>): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  ')).join('\n');
+}

@@ -1,0 +1,60 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
+import { runSkillopt } from './helpers/command-runner';
+
+describe('skillopt train', () => {
+  let project: FixtureProject;
+  beforeEach(() => {
+    project = createFixtureProject();
+  });
+  afterEach(() => project.remove());
+
+  it('trains on a fixture env package with the simulated model and prints the summary', async () => {
+    const { stdout, error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
+    expect(error).toBeUndefined();
+    expect(stdout).toContain('Training on fixture');
+    expect(stdout).toContain('SIMULATED model');
+    expect(stdout).toMatch(/validation score\s+\S+ → \S+/);
+    expect(existsSync(path.join(project.directory, 'run', 'best_skill.md'))).toBe(true);
+  });
+
+  it('prints only JSON lines with --json', async () => {
+    const { stdout, error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run', '--json'], project.directory);
+    expect(error).toBeUndefined();
+    const lines = stdout.trim().split('\n');
+    const events = lines.map((line) => JSON.parse(line) as { type: string });
+    expect(events[0]?.type).toBe('run-started');
+    expect(events.at(-1)?.type).toBe('run-finished');
+  });
+
+  it('suggests the nearest key for a misspelt one and exits 2', async () => {
+    writeFileSync(project.configFile, defaultConfig().replace('num_epochs', 'num_epoch'));
+    const { error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    expect(error?.message).toContain('num_epochs');
+  });
+
+  it('names the npm install that fixes a missing env package', async () => {
+    writeFileSync(project.configFile, defaultConfig().replace('name: fixture', 'name: nosuchbench'));
+    const { error } = await runSkillopt(['train', '--config', 'train.yaml'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    expect(error?.message).toContain('npm install @skillopt/env-nosuchbench');
+  });
+
+  it('gives the line and column of bad YAML', async () => {
+    writeFileSync(project.configFile, 'train:\n  num_epochs: [1\nenv:\n  name: fixture\n');
+    const { error } = await runSkillopt(['train', '--config', 'train.yaml'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    expect(error?.message).toMatch(/train\.yaml:\d+:\d+/);
+  });
+
+  it('resumes a finished run without training it again', async () => {
+    await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
+    const before = readFileSync(path.join(project.directory, 'run', 'best_skill.md'), 'utf8');
+    const { stdout, error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
+    expect(error).toBeUndefined();
+    expect(stdout).toContain('Resuming on fixture');
+    expect(readFileSync(path.join(project.directory, 'run', 'best_skill.md'), 'utf8')).toBe(before);
+  });
+});
