@@ -1,24 +1,8 @@
-import type { Usage } from '@skillopt/contract';
+import type { ModelPrice, PriceTable, Usage } from '@skillopt/contract';
 import { invalidOption } from './invalid-option.js';
 
-/**
- * What one model costs, in US dollars per million tokens. `source` (a URL or document) and `asOf`
- * (the ISO date the figures were read) are required because prices change and a cost report is
- * only as good as the table it came from.
- */
-export interface ModelPrice {
-  provider: string;
-  modelId: string;
-  inputUsdPerMillionTokens: number;
-  /** The rate for input served from the prompt cache; absent means no discount (the input rate). */
-  cachedInputUsdPerMillionTokens?: number;
-  /** Reasoning tokens are output tokens and are billed at this rate. */
-  outputUsdPerMillionTokens: number;
-  source: string;
-  asOf: string;
-}
-
-export type PriceTable = readonly ModelPrice[];
+// The price types belong to the contract: backend packages ship their tables to core through it.
+export type { ModelPrice, PriceTable } from '@skillopt/contract';
 
 export interface Cost {
   totalUsd: number;
@@ -43,12 +27,16 @@ export interface CostCalculator {
 }
 
 const TOKENS_PER_MILLION = 1_000_000;
+/** The `modelId` of a price that covers every model of its provider without an entry of its own. */
+export const ANY_MODEL = '*';
 
 /**
  * A calculator over a backend's default table and the user's overrides. An override replaces
  * the default entry of the same provider and model as a whole. Model ids match exactly: a dated
  * snapshot (`model-2025-01-01`) needs its own entry, since snapshots are sometimes priced
- * differently.
+ * differently. The one exception is a `modelId` of `*`, which prices every model of its provider
+ * that has no entry of its own: for providers whose every model costs the same (a local server,
+ * the simulated model).
  */
 export function createCostCalculator(defaultTable: PriceTable = [], userOverrides: PriceTable = []): CostCalculator {
   const prices = new Map<string, ModelPrice>();
@@ -68,7 +56,7 @@ export function createCostCalculator(defaultTable: PriceTable = [], userOverride
   }
 
   function priceOf(provider: string, modelId: string): ModelPrice | undefined {
-    return prices.get(priceKey(provider, modelId));
+    return prices.get(priceKey(provider, modelId)) ?? prices.get(priceKey(provider, ANY_MODEL));
   }
 
   function costOf(provider: string, modelId: string, usage: Usage): Cost | null {

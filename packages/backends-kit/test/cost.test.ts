@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '@skillopt/contract';
-import { createCostCalculator, estimateTokens, estimateUsage, type PriceTable } from '../src/index';
+import { ANY_MODEL, createCostCalculator, estimateTokens, estimateUsage, type PriceTable } from '../src/index';
 
 // Made-up prices: this package ships none, and tests must not look like real price claims.
 const defaultTable: PriceTable = [
@@ -63,6 +63,14 @@ describe('createCostCalculator', () => {
     expect(calculator.costOf('acme', 'acme-large-2026-03-01', { inputTokens: 10, outputTokens: 10 })).toBeNull();
     expect(calculator.costOf('other', 'acme-large', { inputTokens: 10, outputTokens: 10 })).toBeNull();
     expect(createCostCalculator().costOf('acme', 'acme-large', { inputTokens: 1, outputTokens: 1 })).toBeNull();
+  });
+
+  it('prices every model of a provider by its `*` entry, unless the model has its own', () => {
+    const localServer = { provider: 'local', inputUsdPerMillionTokens: 0, outputUsdPerMillionTokens: 0, source: 'runs on your own machine', asOf: '2026-01-15' };
+    const calculator = createCostCalculator([{ ...localServer, modelId: ANY_MODEL }, { ...localServer, modelId: 'local-premium', outputUsdPerMillionTokens: 1 }]);
+    expect(calculator.costOf('local', 'any-model-at-all', { inputTokens: 100, outputTokens: 100 })?.totalUsd).toBe(0);
+    expect(calculator.costOf('local', 'local-premium', { inputTokens: 0, outputTokens: 1_000_000 })?.totalUsd).toBe(1);
+    expect(calculator.costOf('acme', 'any-model-at-all', { inputTokens: 1, outputTokens: 1 })).toBeNull();
   });
 
   it('marks the cost of estimated usage as estimated', () => {

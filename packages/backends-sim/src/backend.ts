@@ -7,6 +7,7 @@ import {
   type ChatModel,
   type ModelRequest,
   type PackageManifest,
+  type PriceTable,
   type TaskItem,
 } from '@skillopt/contract';
 import { z } from 'zod';
@@ -88,5 +89,17 @@ export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
   };
 }
 
+/** Simulated calls cost nothing; pricing them says so instead of reporting an unknown cost. */
+export const priceTable: PriceTable = [
+  {
+    provider: 'sim',
+    modelId: '*',
+    inputUsdPerMillionTokens: 0,
+    outputUsdPerMillionTokens: 0,
+    source: 'the simulated model runs in this process and calls no provider',
+    asOf: '2026-11-29',
+  },
+];
+
 /** The package entry as one value (what core loads by name). */
-export const simBackendPackage: BackendPackage<SimBackendConfig> = { manifest, createBackend };
+export const simBackendPackage: BackendPackage<SimBackendConfig> = { manifest, createBackend, priceTable };

@@ -1,4 +1,4 @@
-export { manifest, createBackend, simBackendConfigSchema, simBackendPackage, type SimBackend, type SimBackendConfig, type SimBackendConfigInput } from './backend.js';
+export { manifest, createBackend, priceTable, simBackendConfigSchema, simBackendPackage, type SimBackend, type SimBackendConfig, type SimBackendConfigInput } from './backend.js';
 export {
   createSimulatedModel,
   simulatedModelId,

@@ -2,6 +2,7 @@ export * from './specification-version.js';
 export * from './messages.js';
 export * from './tools.js';
 export * from './usage.js';
+export * from './price-table.js';
 export * from './call-purpose.js';
 export * from './chat-model.js';
 export * from './agent-runner.js';

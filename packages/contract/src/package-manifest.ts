@@ -2,6 +2,7 @@ import type { AgentRunner } from './agent-runner.js';
 import type { ChatModel } from './chat-model.js';
 import type { ModelRole } from './call-purpose.js';
 import type { Environment } from './environment.js';
+import type { PriceTable } from './price-table.js';
 import type { TaskItem } from './task-item.js';
 import { SUPPORTED_SPECIFICATION_VERSIONS, type SpecificationVersion } from './specification-version.js';
 
@@ -60,6 +61,8 @@ export interface Backend {
 export interface BackendPackage<Config = unknown> {
   manifest: PackageManifest<'backend', Config>;
   createBackend(config: Config): Backend | Promise<Backend>;
+  /** Optional: the default prices of this provider's models, each with its source and date. */
+  priceTable?: PriceTable;
 }
 
 function isPackageManifest(value: unknown, kind: PackageKind): boolean {

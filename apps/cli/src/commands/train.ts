@@ -58,6 +58,7 @@ export default class Train extends SkillOptCommand {
         environment: parts.environment,
         target: parts.target,
         optimizer: parts.optimizer!,
+        priceTable: parts.priceTable,
         runDirectory,
         resume: resumeDirectory !== undefined,
         ...(initialSkill !== undefined ? { initialSkill } : {}),

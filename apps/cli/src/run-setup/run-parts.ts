@@ -5,6 +5,7 @@ import {
   type ChatModel,
   type Environment,
   type ModelRole,
+  type PriceTable,
   type Target,
   type TaskItem,
 } from '@skillopt/contract';
@@ -13,6 +14,8 @@ import type { ResolvedRunConfig } from './resolve-run-config.js';
 
 export interface RunParts {
   environment: Environment;
+  /** The default prices the run's backend packages ship, each with its source and date. */
+  priceTable: PriceTable;
   target: Target;
   optimizer: ChatModel | undefined;
   splitSizes: { train: number; val: number; test: number };
@@ -60,5 +63,6 @@ export async function createRunParts(resolved: ResolvedRunConfig, options: { nee
     ? modelFor(backends.get(config.model.optimizer_backend) as Backend, config.model.optimizer_backend, 'optimizer', config.model.optimizer)
     : undefined;
   const [train, val, test] = splits as [TaskItem[], TaskItem[], TaskItem[]];
-  return { environment, target, optimizer, splitSizes: { train: train.length, val: val.length, test: test.length } };
+  const priceTable = [...resolved.backendPackages.values()].flatMap((resolvedBackend) => resolvedBackend.module.priceTable ?? []);
+  return { environment, priceTable, target, optimizer, splitSizes: { train: train.length, val: val.length, test: test.length } };
 }
