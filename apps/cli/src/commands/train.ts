@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import { train } from '@skillopt/core';
+import { estimateRunCalls, train, type SkillOptConfig } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
@@ -44,6 +44,7 @@ export default class Train extends SkillOptCommand {
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
 
     const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
+    if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, parts.splitSizes));
     const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
     const controller = new AbortController();
     const interrupt = () => {
@@ -76,6 +77,32 @@ export default class Train extends SkillOptCommand {
       process.removeListener('SIGINT', interrupt);
     }
   }
+}
+
+/** The pre-run estimate of calls, so nobody starts a paid run blind. */
+function describeEstimate(config: SkillOptConfig, splitSizes: { train: number; val: number; test: number }): string {
+  const limit = (count: number, available: number) => (count > 0 ? Math.min(count, available) : available);
+  const estimate = estimateRunCalls({
+    trainSize: limit(config.train.train_size, splitSizes.train),
+    batchSize: config.train.batch_size,
+    accumulation: config.train.accumulation,
+    epochs: config.train.num_epochs,
+    minibatchSize: config.gradient.minibatch_size,
+    mergeBatchSize: config.gradient.merge_batch_size,
+    selectionSize: limit(config.evaluation.sel_env_num, splitSizes.val),
+    testSize: config.evaluation.eval_test ? limit(config.evaluation.test_env_num, splitSizes.test) : 0,
+    slowUpdateSamples: config.optimizer.slow_update_samples,
+    useSlowUpdate: config.optimizer.use_slow_update,
+    useMetaSkill: config.optimizer.use_meta_skill,
+    slowUpdateGated: config.optimizer.slow_update_gate_with_selection,
+    failureOnly: config.gradient.failure_only,
+    updateMode: config.optimizer.skill_update_mode,
+    lrControlMode: config.optimizer.lr_control_mode,
+  });
+  return (
+    `Estimate: at most about ${estimate.perRun.optimizerCalls} optimizer calls and ${estimate.perRun.targetEpisodes} target episodes ` +
+    `(${estimate.totalSteps} steps; work already cached costs nothing)`
+  );
 }
 
 function readRunConfig(directory: string): unknown {

@@ -29,12 +29,40 @@ export function locatePackage(anchorDirectory: string, packageName: string, cond
     const entryFile = packageEntryFile(packageDirectory, conditions);
     if (entryFile !== undefined) return { packageDirectory, entryFile };
   }
-  // Layouts without node_modules directories (Yarn Plug'n'Play, self-references) still resolve here.
+  const ownPackage = selfReference(anchorDirectory, packageName, conditions);
+  if (ownPackage !== undefined) return ownPackage;
+  // Yarn Plug'n'Play has no node_modules directories; only its resolver knows where packages are.
+  // Asked only there: elsewhere a resolver that falls back beyond Node's rules (a test runner's)
+  // would find packages a user's Node never would.
+  if (process.versions.pnp === undefined) return undefined;
   try {
     const entryFile = anchoredRequire.resolve(packageName);
     return { packageDirectory: path.dirname(entryFile), entryFile };
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * A package asked for by its own name from inside itself (Node's self-reference): the nearest
+ * package.json at or above the anchor, when it carries that name. This is how a package being
+ * developed — a scaffolded env, say — is found by `skillopt train` run from its own directory.
+ */
+function selfReference(anchorDirectory: string, packageName: string, conditions: readonly string[]): LocatedPackage | undefined {
+  for (let directory = path.resolve(anchorDirectory); ; directory = path.dirname(directory)) {
+    const manifestPath = path.join(directory, 'package.json');
+    if (existsSync(manifestPath)) {
+      let name: unknown;
+      try {
+        name = (JSON.parse(readFileSync(manifestPath, 'utf8')) as { name?: unknown }).name;
+      } catch {
+        return undefined;
+      }
+      if (name !== packageName) return undefined;
+      const entryFile = packageEntryFile(directory, conditions);
+      return entryFile === undefined ? undefined : { packageDirectory: directory, entryFile };
+    }
+    if (path.dirname(directory) === directory) return undefined;
   }
 }
 

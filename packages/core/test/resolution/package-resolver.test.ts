@@ -138,6 +138,14 @@ describe('createPackageResolver', () => {
     expect(missingPath.message).toContain(path.join(project, 'nowhere'));
   });
 
+  it('finds a package being developed by its own name from inside it (self-reference)', async () => {
+    const ownPackage = path.join(root, 'skillopt-env-mine');
+    await writeFixturePackage(ownPackage, 'skillopt-env-mine', { id: 'mine' });
+    await mkdir(path.join(ownPackage, 'configs'), { recursive: true });
+    const resolved = await resolverFor({ workingDirectory: path.join(ownPackage, 'configs') }).resolveEnvironmentPackage('mine');
+    expect(resolved).toMatchObject({ packageName: 'skillopt-env-mine', packageDirectory: ownPackage });
+  });
+
   it('does not mistake an unrelated package of the same short name for a backend', async () => {
     await mkdir(path.join(project, 'node_modules', 'openai'), { recursive: true });
     await writeFile(path.join(project, 'node_modules', 'openai', 'package.json'), '{"name": "openai", "main": "index.js"}');
