@@ -26,13 +26,18 @@ function workspaceProjects() {
     .map((directory) => ({ directory, manifest: JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8')) }));
 }
 
-/** Runs a command with its output shown as it comes, and returns its exit code and stdout. */
+/** Runs a command with its output shown as it comes, and returns its exit code and output (both streams). */
 function run(command, args, options = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: workspaceRoot, stdio: ['ignore', 'pipe', 'inherit'], ...options });
+    const child = spawn(command, args, { cwd: workspaceRoot, stdio: ['ignore', 'pipe', 'pipe'], ...options });
     let stdout = '';
     child.stdout.on('data', (chunk) => {
       process.stdout.write(chunk);
+      stdout += chunk;
+    });
+    // Nx prints its "Failed tasks" list on stderr.
+    child.stderr.on('data', (chunk) => {
+      process.stderr.write(chunk);
       stdout += chunk;
     });
     child.on('error', (error) => resolve({ code: 127, stdout: String(error) }));
