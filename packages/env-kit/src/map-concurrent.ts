@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+
 export interface MapConcurrentOptions {
   /** Aborting stops scheduling; the returned promise rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -34,6 +36,9 @@ export function mapConcurrent<Item, Result>(
   return new Promise<Result[]>((resolve, reject) => {
     const results = new Array<Result>(items.length);
     const innerController = new AbortController();
+    // Every call in flight may listen to the shared signal (its HTTP request, its waits), so up to
+    // `limit` listeners is normal use, not the leak Node's default limit of 10 warns about.
+    setMaxListeners(0, innerController.signal);
     // The first thing that went wrong decides the outcome: an abort that came first wins over the
     // abort errors it causes in the mappers, and the first mapper error wins over later ones.
     let stopReason: { kind: 'failed'; error: unknown } | { kind: 'aborted'; reason: unknown } | undefined;

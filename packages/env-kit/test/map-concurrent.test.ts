@@ -136,4 +136,24 @@ describe('mapConcurrent', () => {
   it.each([0, -1, 1.5, Number.NaN])('rejects the limit %d', async (limit) => {
     await expect(mapConcurrent([1], limit, async () => 1)).rejects.toThrow(RangeError);
   });
+
+  it('lets every call in flight listen to the shared signal without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    try {
+      await mapConcurrent(Array.from({ length: 40 }, (_, index) => index), 20, async (item, _index, signal) => {
+        const listener = () => undefined;
+        signal.addEventListener('abort', listener);
+        await new Promise((resolve) => setImmediate(resolve));
+        signal.removeEventListener('abort', listener);
+        return item;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
+  });
 });
+

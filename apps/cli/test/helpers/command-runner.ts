@@ -14,6 +14,7 @@ const cliRoot = path.resolve(__dirname, '..', '..');
  */
 export async function runSkillopt(args: string[], workingDirectory: string) {
   const previous = process.cwd();
+  const previousExitCode = process.exitCode;
   const { log, error } = console;
   console.log = (...values: unknown[]) => process.stdout.write(`${format(...values)}\n`);
   console.error = (...values: unknown[]) => process.stderr.write(`${format(...values)}\n`);
@@ -22,6 +23,8 @@ export async function runSkillopt(args: string[], workingDirectory: string) {
     return await runCommand(args, { root: cliRoot });
   } finally {
     process.chdir(previous);
+    // oclif sets process.exitCode for a failed command; in-process that would fail Jest's own exit.
+    process.exitCode = previousExitCode;
     console.log = log;
     console.error = error;
   }
