@@ -1,3 +1,4 @@
+import { getMaxListeners } from 'node:events';
 import { mapConcurrent } from '../src/index';
 
 interface Deferred<T> {
@@ -138,22 +139,10 @@ describe('mapConcurrent', () => {
   });
 
   it('lets every call in flight listen to the shared signal without a listener-leak warning', async () => {
-    const warnings: string[] = [];
-    const onWarning = (warning: Error) => warnings.push(warning.name);
-    process.on('warning', onWarning);
-    try {
-      await mapConcurrent(Array.from({ length: 40 }, (_, index) => index), 20, async (item, _index, signal) => {
-        const listener = () => undefined;
-        signal.addEventListener('abort', listener);
-        await new Promise((resolve) => setImmediate(resolve));
-        signal.removeEventListener('abort', listener);
-        return item;
-      });
-      await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      process.off('warning', onWarning);
-    }
-    expect(warnings).not.toContain('MaxListenersExceededWarning');
+    // Node warns once an EventTarget has more listeners than its limit (10 by default); with 20
+    // calls in flight, 20 listeners on the shared signal are normal use.
+    const limits = await mapConcurrent([1, 2, 3], 20, async (_item, _index, signal) => getMaxListeners(signal));
+    for (const limit of limits) expect(limit === 0 || limit >= 20).toBe(true);
   });
 });
 
