@@ -2,8 +2,12 @@
 // Packs the public packages with `pnpm pack`, installs the ones a user would pick (selection.json)
 // with plain `npm install` into a fresh directory, and loads every export from ESM and CommonJS and
 // type-checks a consumer against the installed declarations. Third-party dependencies come from the
-// npm registry, as in any install. Results go to test-results/pack-and-install.json.
-import { execFileSync } from 'node:child_process';
+// npm registry, as in any install. Then the installed CLI: `skillopt --help` and `--version`, and
+// the third-party path end to end: `skillopt env new demo-bench` in a second fresh directory,
+// `npm install` there with the contract and env-kit tarballs, the scaffold's own tests (`npm test`),
+// and `skillopt train` on the simulated model from that directory, which finds the env by its name.
+// Results go to test-results/pack-and-install.json.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -14,12 +18,15 @@ const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const workspaceRoot = path.resolve(toolDirectory, '..', '..');
 const selection = JSON.parse(readFileSync(path.join(toolDirectory, 'selection.json'), 'utf8')).install;
 const results = { passed: [], failed: [] };
+const startedAt = Date.now();
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
 function record(name, check) {
+  const checkStartedAt = Date.now();
   try {
-    check();
+    const note = check();
     results.passed.push(name);
-    console.log(`ok - ${name}`);
+    console.log(`ok - ${name}${typeof note === 'string' ? `: ${note}` : ''} (${seconds(checkStartedAt)} s)`);
   } catch (error) {
     const output = [error.stdout, error.stderr].map((stream) => String(stream ?? '').trim()).filter(Boolean).join('\n');
     const reason = (output || String(error.message ?? error)).split('\n').slice(0, 20).join('\n');
@@ -76,6 +83,7 @@ try {
   const tarballDirectory = path.join(installDirectory, 'tarballs');
   mkdirSync(tarballDirectory);
   const tarballs = [];
+  const tarballOf = new Map();
   for (const name of chosen) {
     record(`pnpm pack ${name}`, () => {
       const before = new Set(readdirSync(tarballDirectory));
@@ -83,6 +91,7 @@ try {
       const tarball = readdirSync(tarballDirectory).find((file) => !before.has(file));
       if (!tarball) throw new Error('no tarball was written');
       tarballs.push(path.join(tarballDirectory, tarball));
+      tarballOf.set(name, path.join(tarballDirectory, tarball));
     });
   }
 
@@ -125,10 +134,83 @@ try {
   record('type-check consumers against the installed declarations (NodeNext)', () =>
     execFileSync('node', [typescriptCompiler, '-p', 'tsconfig.json'], { cwd: projectDirectory, stdio: 'pipe' }),
   );
+
+  // The CLI as a user runs it: the bin npm linked, from the fresh project.
+  if (chosen.includes('@skillopt/cli')) {
+    const skillopt = path.join(projectDirectory, 'node_modules', '.bin', process.platform === 'win32' ? 'skillopt.cmd' : 'skillopt');
+    const run = (args, cwd) => execFileSync(skillopt, args, { cwd, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    const cliVersion = packages.get('@skillopt/cli').manifest.version;
+    record('skillopt --help runs from the fresh project and lists train and env new', () => {
+      const help = run(['--help'], projectDirectory);
+      for (const expected of ['train', 'env']) if (!help.includes(expected)) throw new Error(`--help does not mention ${expected}:\n${help}`);
+      const envHelp = run(['env', 'new', '--help'], projectDirectory);
+      if (!envHelp.includes('skillopt-env-<name>')) throw new Error(`env new --help:\n${envHelp}`);
+    });
+    record(`skillopt --version says @skillopt/cli/${cliVersion}`, () => {
+      const version = run(['--version'], projectDirectory);
+      if (!version.includes(`@skillopt/cli/${cliVersion}`)) throw new Error(`--version printed: ${version}`);
+    });
+
+    // A third party's env package: written by the packed CLI in a second fresh directory, installed
+    // with the contract and env-kit tarballs (they are not on the registry), tested, and trained on.
+    const authorDirectory = path.join(installDirectory, 'author');
+    mkdirSync(authorDirectory);
+    const scaffoldDirectory = path.join(authorDirectory, 'skillopt-env-demo-bench');
+    record('skillopt env new demo-bench writes skillopt-env-demo-bench in a second fresh directory', () => {
+      run(['env', 'new', 'demo-bench'], authorDirectory);
+      const manifest = JSON.parse(readFileSync(path.join(scaffoldDirectory, 'package.json'), 'utf8'));
+      if (manifest.name !== 'skillopt-env-demo-bench') throw new Error(`package.json names ${manifest.name}`);
+      for (const file of ['src/index.js', 'test/conformance.test.js', 'configs/example.yaml', 'data/train/items.json'])
+        if (!existsSync(path.join(scaffoldDirectory, file))) throw new Error(`${file} was not written`);
+    });
+    record('npm install in the scaffold: the contract and env-kit tarballs, its registry dependencies (zod, jest)', () => {
+      const kitTarballs = ['@skillopt/contract', '@skillopt/env-kit'].map((name) => {
+        const tarball = tarballOf.get(name);
+        if (!tarball) throw new Error(`${name} was not packed`);
+        return tarball;
+      });
+      // --no-save keeps the scaffold's package.json as written (registry ranges, as it is published).
+      execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', ...kitTarballs], { cwd: scaffoldDirectory, stdio: 'pipe' });
+      for (const name of ['@skillopt/contract', '@skillopt/env-kit', 'zod', 'jest'])
+        if (!existsSync(path.join(scaffoldDirectory, 'node_modules', ...name.split('/'), 'package.json'))) throw new Error(`${name} is not installed`);
+    });
+    record("npm test in the scaffold: its conformance suite and scorer tests pass", () => {
+      const result = spawnSync('npm', ['test', '--', '--ci', '--colors=false'], { cwd: scaffoldDirectory, encoding: 'utf8' });
+      if (result.status !== 0) throw Object.assign(new Error(`npm test exited with ${result.status ?? result.signal}`), { stdout: result.stdout, stderr: result.stderr });
+      const summary = /^Tests:\s+(.*)$/m.exec(`${result.stderr}\n${result.stdout}`);
+      if (!summary || /failed/.test(summary[1])) throw Object.assign(new Error('no passing Jest summary'), { stdout: result.stdout, stderr: result.stderr });
+      return `Tests: ${summary[1].trim()}`;
+    });
+    record('skillopt train --config configs/example.yaml --set train.num_epochs=1 trains the scaffold, found by its name, on the simulated model', () => {
+      // env.name is `demo-bench`: resolved as skillopt-env-demo-bench from this directory, where the
+      // package imports itself (a self-reference through its exports); it is in no node_modules.
+      const output = run(['train', '--config', 'configs/example.yaml', '--set', 'train.num_epochs=1', '--out', 'run'], scaffoldDirectory);
+      if (!output.includes('Training on demo-bench')) throw new Error(`train printed:\n${output}`);
+      if (!output.includes('SIMULATED')) throw new Error(`the run was not labelled as simulated:\n${output}`);
+      if (!existsSync(path.join(scaffoldDirectory, 'run', 'best_skill.md'))) throw new Error('no run/best_skill.md was written');
+      if (existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench'))) throw new Error('the scaffold is installed beside the CLI; the check would not prove resolution from the working directory');
+    });
+    // As after `npm publish` and `npm install skillopt-env-demo-bench` in a user's project: the
+    // packed scaffold beside the CLI, found in the project's node_modules by the same short name.
+    record('npm pack the scaffold and npm install it into the first project, as a published package', () => {
+      const packed = execFileSync('npm', ['pack', '--pack-destination', tarballDirectory, '--loglevel=error'], { cwd: scaffoldDirectory, stdio: 'pipe', encoding: 'utf8' });
+      const tarball = path.join(tarballDirectory, packed.trim().split('\n').at(-1));
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: projectDirectory, stdio: 'pipe' });
+      if (!existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench', 'data', 'train', 'items.json'))) throw new Error('the installed package lacks its dataset');
+      writeFileSync(path.join(projectDirectory, 'demo-bench.yaml'), readFileSync(path.join(scaffoldDirectory, 'configs', 'example.yaml')));
+    });
+    record('skillopt train in the first project loads skillopt-env-demo-bench from its node_modules by name', () => {
+      const output = run(['train', '--config', 'demo-bench.yaml', '--set', 'train.num_epochs=1', '--out', 'run-demo-bench'], projectDirectory);
+      if (!output.includes('Training on demo-bench')) throw new Error(`train printed:\n${output}`);
+      if (!existsSync(path.join(projectDirectory, 'run-demo-bench', 'best_skill.md'))) throw new Error('no run-demo-bench/best_skill.md was written');
+    });
+  }
 } finally {
   rmSync(installDirectory, { recursive: true, force: true });
   const resultsDirectory = path.join(toolDirectory, 'test-results');
   mkdirSync(resultsDirectory, { recursive: true });
+  results.durationSeconds = Number(seconds(startedAt));
   writeFileSync(path.join(resultsDirectory, 'pack-and-install.json'), JSON.stringify(results, null, 2));
+  console.log(`pack-and-install: ${results.passed.length} checks ok, ${results.failed.length} not ok; took ${results.durationSeconds} s`);
 }
 process.exitCode = results.failed.length ? 1 : 0;

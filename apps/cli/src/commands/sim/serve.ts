@@ -1,0 +1,194 @@
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { createAnswerKey, createSimulatorServer, manifest as simManifest, type SimBackendConfig } from '@skillopt/backends-sim';
+import { ERROR_CODES, SkillOptError, type TaskItem } from '@skillopt/contract';
+import { backendSectionFor, environmentSectionFor } from '@skillopt/core';
+import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
+import { formatTable } from '../../output/format.js';
+import { resolveRunConfig } from '../../run-setup/resolve-run-config.js';
+
+const TARGET_MODEL_ID = 'sim-target';
+const OPTIMIZER_MODEL_ID = 'sim-optimizer';
+
+/** 127.0.0.0/8, ::1 (also as ::ffff:127.x) and `localhost`: addresses no other machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  if (isIP(bare) === 6) return bare === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(bare) || /^::ffff:127\./.test(bare);
+  return false;
+}
+
+export default class SimServe extends SkillOptCommand {
+  static override summary = 'Serve the SIMULATED model as an OpenAI-compatible HTTP server on 127.0.0.1.';
+  static override description = [
+    "Starts @skillopt/backends-sim's OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, plain and streamed) in front of the deterministic, seeded SIMULATED model: no real model is called.",
+    "Its knowledge (the answer key) comes from the tasks of the config's env: the train, val and test splits are loaded as `skillopt train` loads them. Only the env section of the config is used; its model and backend choices are not (the server is the model). The seed, noise and latency come from the flags, else from the config's backends.sim section, else the simulator's defaults.",
+    'It listens on 127.0.0.1 unless --host says otherwise, and runs until SIGINT (Ctrl-C) or SIGTERM, then closes its connections and exits 0.',
+  ].join('\n\n');
+  static override examples = [
+    { description: 'Serve the demo tasks on a free port', command: '<%= config.bin %> sim serve --config configs/demo/default.yaml' },
+    { description: 'A fixed port, 20 ms per call, another seed', command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --port 8787 --latency-ms 20 --seed 7' },
+    { description: 'For a script: wait for the ready file, read the URL from it', command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --ready-file /tmp/sim.json' },
+  ];
+  static override flags = {
+    ...configFlags,
+    port: Flags.integer({ description: 'port to listen on (0 = any free port)', default: 0, min: 0, max: 65_535 }),
+    host: Flags.string({ description: 'address to bind; anything but a loopback address exposes the server to the network', default: '127.0.0.1' }),
+    'latency-ms': Flags.integer({ description: 'simulated latency per call in ms (default: backends.sim.latency_ms, else 0)', min: 0 }),
+    noise: Flags.string({ description: 'probability that a target answer is replaced by a wrong one (default: backends.sim.noise, else 0.05)' }),
+    seed: Flags.integer({ description: 'seed of every draw (default: backends.sim.seed, else 0)' }),
+    'ready-file': Flags.string({
+      description: 'once listening, write {url, origin, port, targetModel, optimizerModel, answerKeyItems, pid} as JSON to this file; it is removed again on shutdown',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(SimServe);
+    const workingDirectory = process.cwd();
+    const noise = flags.noise === undefined ? undefined : parseProbability(flags.noise, '--noise');
+    // The server is the model, so the config's backends are not needed (a config that trains
+    // against an HTTP backend must not require that backend installed to serve its tasks).
+    const resolved = await resolveRunConfig({
+      ...(flags.config ? { configFile: flags.config } : {}),
+      overrides: [...overridesOf(flags), 'model.target_backend=sim', 'model.optimizer_backend=sim'],
+      workingDirectory,
+    });
+    for (const warning of resolved.warnings) this.warn(warning.message);
+    const { config, environmentPackage } = resolved;
+    const sim = backendSectionFor(config, simManifest) as SimBackendConfig;
+    const settings = {
+      seed: flags.seed ?? sim.seed,
+      noise: noise ?? sim.noise,
+      latencyMs: flags['latency-ms'] ?? sim.latency_ms,
+    };
+
+    const environment = await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest));
+    const splits = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));
+    const [train, val, test] = splits as [TaskItem[], TaskItem[], TaskItem[]];
+    const items = splits.flat();
+    const answerKeySize = createAnswerKey(items).size;
+    if (answerKeySize === 0)
+      throw new SkillOptError({
+        code: ERROR_CODES.dataInvalid,
+        category: 'user',
+        message: `the env "${environment.id}" gave ${items.length} task items, none with a question and a reference answer: the simulated model would know nothing`,
+      });
+
+    if (!isLoopbackHost(flags.host)) {
+      this.warn(
+        [
+          `BINDING TO ${flags.host}, WHICH IS NOT A LOOPBACK ADDRESS.`,
+          'The simulated server has no authentication: anyone who can reach this machine on that port can call it',
+          'and read its answer key through it. Use --host 127.0.0.1 (the default) unless you mean to share it.',
+        ].join('\n'),
+      );
+    }
+
+    const server = await listenOrExplain(flags.host, flags.port, () => createSimulatorServer({
+      port: flags.port,
+      host: flags.host,
+      seed: settings.seed,
+      noise: settings.noise,
+      latencyMs: settings.latencyMs,
+      harmfulRuleRate: sim.harmful_rule_rate,
+      uselessRuleRate: sim.useless_rule_rate,
+      malformedReplyRate: sim.malformed_reply_rate,
+      items,
+      targetModelId: TARGET_MODEL_ID,
+      optimizerModelId: OPTIMIZER_MODEL_ID,
+    }));
+    const readyFile = flags['ready-file'] ? path.resolve(workingDirectory, flags['ready-file']) : undefined;
+    // Listeners first, so a signal that arrives while the banner is printed still closes the server.
+    const stopped = waitForStopSignal();
+    try {
+      this.log(`SkillOpt SIMULATED model server (no real model behind it) for the env ${environment.id}`);
+      this.log(
+        formatTable([
+          ['base URL', server.url],
+          ['target model', TARGET_MODEL_ID],
+          ['optimizer model', OPTIMIZER_MODEL_ID],
+          ['answer key', `${answerKeySize} items (simulated knowledge, from train ${train.length} + val ${val.length} + test ${test.length})`],
+          ['settings', `seed ${settings.seed}, noise ${settings.noise}, latency ${settings.latencyMs} ms`],
+        ]).replace(/^/gm, '  '),
+      );
+      this.log('');
+      this.log('Point an OpenAI-compatible backend at it, e.g.:');
+      this.log(`  ${exampleTrainCommand(this.config.bin, flags.config, server.url)}`);
+      this.log('(the simulator checks no API key; any value will do)');
+      this.log('');
+      this.log('Stop with Ctrl-C (SIGINT) or SIGTERM.');
+      if (readyFile) {
+        // Written whole and renamed into place: a script polling for the file never reads half of it.
+        const partial = `${readyFile}.${process.pid}.tmp`;
+        writeFileSync(
+          partial,
+          `${JSON.stringify({ url: server.url, origin: server.origin, port: server.port, targetModel: TARGET_MODEL_ID, optimizerModel: OPTIMIZER_MODEL_ID, answerKeyItems: answerKeySize, pid: process.pid }, null, 2)}\n`,
+        );
+        renameSync(partial, readyFile);
+      }
+      const signal = await stopped.promise;
+      this.log(`\nReceived ${signal}: closing the simulated server.`);
+    } finally {
+      stopped.dispose();
+      if (readyFile) rmSync(readyFile, { force: true });
+      await server.close();
+    }
+    this.log('Closed.');
+  }
+}
+
+const LISTEN_PROBLEMS: Record<string, string> = {
+  EADDRINUSE: 'the port is already in use (pick another with --port, or --port 0 for any free one)',
+  EADDRNOTAVAIL: 'that address does not belong to this machine',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  ENOTFOUND: 'the host name does not resolve',
+};
+
+/** A failed `listen` as a one-line user error that says what to change, instead of a stack trace. */
+async function listenOrExplain<T>(host: string, port: number, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === undefined ? undefined : LISTEN_PROBLEMS[code];
+    if (problem === undefined) throw error;
+    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `cannot listen on ${host} port ${port}: ${problem} (${code})` });
+  }
+}
+
+function parseProbability(text: string, flag: string): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
+    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${flag} must be a probability between 0 and 1, got "${text}"` });
+  return value;
+}
+
+/** Resolves with the first SIGINT or SIGTERM; `dispose` removes the listeners. */
+function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const promise = new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (signal) => resolve(signal);
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    promise,
+    dispose() {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+    },
+  };
+}
+
+function exampleTrainCommand(bin: string, configFile: string | undefined, url: string): string {
+  return [
+    `${bin} train`,
+    ...(configFile ? [`--config ${configFile}`] : []),
+    '--set model.target_backend=openai --set model.optimizer_backend=openai',
+    `--set backends.openai.base_url=${url}`,
+    `--set model.target=${TARGET_MODEL_ID} --set model.optimizer=${OPTIMIZER_MODEL_ID}`,
+  ].join(' ');
+}

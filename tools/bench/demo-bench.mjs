@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// The demo (configs/demo/default.yaml) trained in this process through core's train() against the
+// SIMULATED model at each given latency (backends.sim.latency_ms): model calls by role and
+// purpose from the run summary's ledger totals, sequential waves, wall time, and the loop's own
+// overhead per model call at 0 ms. See tools/bench/README.md and docs/benchmarks.md.
+//
+//   node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--repeat 3] [--set key=value …] [--json]
+import { parseArgs } from 'node:util';
+import { collectListenerWarnings, fixed, machineLine, numberList, runDemo, table } from './lib/demo-run.mjs';
+
+const warnings = collectListenerWarnings();
+
+const { values } = parseArgs({
+  options: {
+    'latency-ms': { type: 'string', default: '0,20' },
+    repeat: { type: 'string', default: '3' },
+    set: { type: 'string', multiple: true, default: [] },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+if (values.help) {
+  console.log('node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--repeat 3] [--set key=value …] [--json]');
+  process.exit(0);
+}
+const latencies = numberList(values['latency-ms'], '--latency-ms');
+const repeat = Math.max(1, Number.parseInt(values.repeat, 10) || 1);
+
+const median = (numbers) => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const results = [];
+for (const latencyMs of latencies) {
+  const walls = [];
+  let last;
+  for (let index = 0; index < repeat; index++) {
+    last = await runDemo([...values.set, `backends.sim.latency_ms=${latencyMs}`]);
+    walls.push(last.wallMs);
+  }
+  const { summary } = last;
+  results.push({
+    latencyMs,
+    wallMs: median(walls),
+    wallMsRuns: walls,
+    sequentialWaves: summary.sequentialWaves,
+    calls: summary.usage.overall.calls,
+    callsByRole: Object.fromEntries(Object.entries(summary.usage.byRole).map(([role, totals]) => [role, totals.calls])),
+    byRoleAndPurpose: Object.fromEntries(
+      Object.entries(summary.usage.byRoleAndPurpose).map(([role, purposes]) => [
+        role,
+        Object.fromEntries(Object.entries(purposes).map(([purpose, totals]) => [purpose, { calls: totals.calls, cacheHits: totals.cacheHits }])),
+      ]),
+    ),
+    summedModelLatencyMs: summary.usage.overall.latencyMs,
+    rollouts: summary.rollouts,
+    accepted: summary.acceptedCandidates,
+    rejected: summary.rejectedCandidates,
+    test: summary.test,
+  });
+}
+
+if (values.json) {
+  console.log(JSON.stringify({ machine: machineLine(), repeat, results }, null, 2));
+  process.exit(0);
+}
+
+console.log(`Demo bench — configs/demo/default.yaml, SIMULATED model, in process (median of ${repeat} run${repeat === 1 ? '' : 's'} per latency)`);
+console.log(machineLine());
+console.log('');
+
+// Calls by role and purpose: the same work at every latency (the simulator is deterministic).
+const purposeRows = [];
+const roles = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose)))].sort((a, b) => b.localeCompare(a));
+for (const role of roles) {
+  const purposes = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose[role] ?? {})))];
+  for (const purpose of purposes)
+    purposeRows.push([role, purpose, ...results.map((result) => String(result.byRoleAndPurpose[role]?.[purpose]?.calls ?? 0))]);
+}
+purposeRows.push(['all', '', ...results.map((result) => String(result.calls))]);
+console.log('Model calls by role and purpose (ledger totals; cache hits are not calls)');
+console.log(table(['role', 'purpose', ...results.map((result) => `calls @${result.latencyMs} ms`)], purposeRows));
+console.log('');
+
+const zero = results.find((result) => result.latencyMs === 0);
+console.log('Time');
+console.log(
+  table(
+    ['latency/call', 'wall', 'waves', 'calls', 'rollouts run', 'cache hits', 'Σ call latency', 'overlap', 'waves × latency', 'wall − waves × latency'],
+    results.map((result) => [
+      `${result.latencyMs} ms`,
+      `${fixed(result.wallMs / 1000, 2)} s`,
+      String(result.sequentialWaves),
+      String(result.calls),
+      String(result.rollouts.run),
+      String(result.rollouts.cacheHits),
+      `${fixed(result.summedModelLatencyMs / 1000, 2)} s`,
+      result.latencyMs === 0 ? '—' : `${fixed(result.summedModelLatencyMs / result.wallMs, 1)}×`,
+      `${fixed((result.sequentialWaves * result.latencyMs) / 1000, 2)} s`,
+      `${fixed((result.wallMs - result.sequentialWaves * result.latencyMs) / 1000, 2)} s`,
+    ]),
+  ),
+);
+if (zero) {
+  console.log('');
+  console.log(
+    `Loop overhead at 0 ms per call: ${fixed(zero.wallMs, 0)} ms wall / ${zero.calls} model calls = ${fixed(zero.wallMs / zero.calls, 2)} ms per call ` +
+      `(everything that is not model latency: prompts, parsing, scoring, cache, run-directory writes, events, ledger).`,
+  );
+}
+const outcome = results[0];
+if (outcome?.test)
+  console.log(
+    `Outcome (every latency alike): ${outcome.accepted} accepted / ${outcome.rejected} rejected candidates; test hard ${fixed(outcome.test.initial.hard * 100)}% → ${fixed(outcome.test.best.hard * 100)}%.`,
+  );
+warnings.report();

@@ -1,0 +1,137 @@
+// Shared by the benchmarks: one training run of the demo (configs/demo/default.yaml) in this
+// process, through core's train(), against the SIMULATED model (@skillopt/backends-sim), exactly
+// as `skillopt train --config configs/demo/default.yaml` sets it up — but without the CLI, so what
+// is timed is the loop itself. Everything is imported from the BUILT packages (packages/*/dist):
+// build first (`pnpm exec nx run-many -t build`).
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+export const demoConfigFile = path.join(repoRoot, 'configs', 'demo', 'default.yaml');
+
+async function importBuilt(packageFolder) {
+  const entry = path.join(repoRoot, 'packages', packageFolder, 'dist', 'index.js');
+  if (!existsSync(entry)) {
+    console.error(`${path.relative(repoRoot, entry)} is missing: build the packages first (pnpm exec nx run-many -t build).`);
+    process.exit(2);
+  }
+  return import(pathToFileURL(entry).href);
+}
+
+export const core = await importBuilt('core');
+export const sim = await importBuilt('backends-sim');
+export const searchqa = await importBuilt('env-searchqa');
+
+/**
+ * The demo's parts, as the CLI's run setup creates them: the config (demo file + `overrides`,
+ * validated against the schema composed with the env's and the simulator's sections), the env,
+ * the simulated backend with the env's items as its answer key, the target and the optimizer.
+ * The environment's rollout is wrapped only to remember which skill text each hash stands for.
+ */
+export async function createDemoParts(overrides = []) {
+  const schema = core.composeConfigSchema({ environment: searchqa.manifest, backends: { sim: sim.manifest } });
+  const { config } = await core.resolveConfig({ layers: [{ file: demoConfigFile }], overrides, schema, workingDirectory: repoRoot });
+  const environment = await searchqa.createEnvironment(core.environmentSectionFor(config, searchqa.manifest));
+  const backend = await sim.createBackend(core.backendSectionFor(config, sim.manifest));
+  const [train, val, test] = await Promise.all(['train', 'val', 'test'].map((split) => environment.loadSplit(split)));
+  await backend.receiveTaskItems([...train, ...val, ...test]);
+  const skillsByHash = new Map();
+  const observed = Object.create(environment, {
+    rollout: {
+      value(item, context) {
+        skillsByHash.set(core.skillHash(context.skill), context.skill);
+        return environment.rollout(item, context);
+      },
+    },
+  });
+  return {
+    config,
+    environment: observed,
+    splits: { train, val, test },
+    target: { kind: 'chat', model: backend.createChatModel({ role: 'target', modelId: config.model.target }) },
+    optimizer: backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer }),
+    skillsByHash,
+  };
+}
+
+/** One training run in a throw-away run directory; returns the summary, every event and the wall time. */
+export async function runDemo(overrides = []) {
+  const parts = await createDemoParts(overrides);
+  const runDirectory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-bench-'));
+  const events = [];
+  try {
+    const started = process.hrtime.bigint();
+    const summary = await core.train({
+      config: parts.config,
+      environment: parts.environment,
+      target: parts.target,
+      optimizer: parts.optimizer,
+      runDirectory,
+      onEvent: (event) => events.push(event),
+    });
+    const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+    return { parts, summary, events, wallMs };
+  } finally {
+    rmSync(runDirectory, { recursive: true, force: true });
+  }
+}
+
+/** `--name a,b,c` as a list of numbers. */
+export function numberList(text, flag) {
+  const values = String(text)
+    .split(',')
+    .filter((part) => part.trim() !== '')
+    .map(Number);
+  if (values.length === 0 || values.some((value) => !Number.isFinite(value) || value < 0)) {
+    console.error(`${flag} takes a comma-separated list of non-negative numbers, got "${text}"`);
+    process.exit(2);
+  }
+  return values;
+}
+
+/** Rows of cells as aligned text columns; numbers are right-aligned. */
+export function table(header, rows) {
+  const all = [header, ...rows].map((row) => row.map((cell) => String(cell)));
+  const widths = header.map((_, column) => Math.max(...all.map((row) => row[column].length)));
+  const line = (row, index) =>
+    row
+      .map((cell, column) => (index > 0 && /^[-+]?[\d.,]+( ?(ms|s|%))?$/.test(cell) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join('  ')
+      .trimEnd();
+  return [line(all[0], 0), widths.map((width) => '-'.repeat(width)).join('  '), ...all.slice(1).map((row) => line(row, 1))].join('\n');
+}
+
+export const fixed = (value, digits = 1) => value.toFixed(digits);
+
+export function machineLine() {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model?.trim() ?? 'unknown CPU'}, ${os.platform()} ${os.release()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+}
+
+/**
+ * Node's MaxListenersExceededWarning, printed once per occurrence, would bury the tables: with
+ * real latency, every in-flight rollout adds an abort listener to one shared AbortSignal (core's
+ * evaluateSkill → backends-kit's abortable), and more than 10 of them make Node warn. It is a
+ * known issue of the packages, not of the bench (docs/benchmarks.md, "Findings"): the bench
+ * counts these warnings and reports them in one line; every other warning is printed as usual.
+ */
+export function collectListenerWarnings() {
+  const counts = new Map();
+  process.removeAllListeners('warning');
+  process.on('warning', (warning) => {
+    if (warning.name === 'MaxListenersExceededWarning') counts.set(warning.name, (counts.get(warning.name) ?? 0) + 1);
+    else console.error(`(node) ${warning.name}: ${warning.message}`);
+  });
+  return {
+    report() {
+      const count = counts.get('MaxListenersExceededWarning') ?? 0;
+      if (count > 0)
+        console.log(
+          `Note: Node warned ${count} time${count === 1 ? '' : 's'} "MaxListenersExceededWarning … abort listeners added to [AbortSignal]" ` +
+            '(one abort listener per in-flight rollout on a shared signal; see docs/benchmarks.md, Findings).',
+        );
+    },
+  };
+}
