@@ -1,6 +1,8 @@
 import path from 'node:path';
-import type { BackendPackage, EnvironmentPackage } from '@skillopt/contract';
+import { fileURLToPath } from 'node:url';
+import { ERROR_CODES, SkillOptError, type BackendPackage, type EnvironmentPackage } from '@skillopt/contract';
 import {
+  PACKAGE_INVALID_CODE,
   composeConfigSchema,
   createPackageResolver,
   resolveConfig,
@@ -8,8 +10,8 @@ import {
   type PackageResolver,
   type ResolvedConfig,
   type ResolvedPackage,
+  type SkillOptConfig,
 } from '@skillopt/core';
-import { fileURLToPath } from 'node:url';
 import { discoverProjectConfig } from './project-config.js';
 
 export interface RunConfigRequest {
@@ -22,45 +24,88 @@ export interface RunConfigRequest {
   baseConfig?: { name: string; config: unknown; directory: string };
 }
 
+/** The env and backend packages a config names, as far as they could be loaded. */
+export interface ConfiguredPackages {
+  environmentPackage: ResolvedPackage<EnvironmentPackage> | undefined;
+  /** By backend name as the config gives it (`model.target_backend`, `model.optimizer_backend`). */
+  backendPackages: Map<string, ResolvedPackage<BackendPackage>>;
+  /** Packages that are missing or unusable, each with the error that says why (and how to fix it). */
+  problems: Array<{ kind: 'env' | 'backend'; name: string; error: SkillOptError }>;
+}
+
 export interface ResolvedRunConfig extends ResolvedConfig {
   resolver: PackageResolver;
   environmentPackage: ResolvedPackage<EnvironmentPackage>;
-  /** By backend id as the config names it (`model.target_backend`, `model.optimizer_backend`). */
   backendPackages: Map<string, ResolvedPackage<BackendPackage>>;
-  /** Where the configuration came from, for messages: the files, or the discovered config. */
-  layers: ConfigLayerInput[];
 }
+
+const PACKAGE_PROBLEM_CODES = new Set<string>([ERROR_CODES.packageNotFound, ERROR_CODES.specificationUnsupported, PACKAGE_INVALID_CODE]);
 
 /** The directory of the CLI's own installation: packages installed beside it are found too. */
 export function cliInstallDirectory(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 }
 
-/**
- * The configuration of a run, in two passes: the first, with core's schema alone, only learns
- * which env and backends the config names; those packages are resolved (with the `npm install`
- * hint when one is missing), and the second pass validates everything against the schema composed
- * from core's keys and the packages' own.
- */
-export async function resolveRunConfig(request: RunConfigRequest): Promise<ResolvedRunConfig> {
+/** The config layers of a request: a resumed run's config, or the discovered project config and --config. */
+export async function configLayersOf(request: RunConfigRequest): Promise<ConfigLayerInput[]> {
+  if (request.baseConfig) return [request.baseConfig];
   const layers: ConfigLayerInput[] = [];
-  if (request.baseConfig) layers.push(request.baseConfig);
-  else {
-    const discovered = await discoverProjectConfig(request.workingDirectory);
-    if (discovered) layers.push(discovered);
-    if (request.configFile) layers.push({ file: path.resolve(request.workingDirectory, request.configFile) });
-  }
-  const options = { layers, overrides: request.overrides, workingDirectory: request.workingDirectory };
-  const firstPass = await resolveConfig(options);
-  const resolver = createPackageResolver({ workingDirectory: request.workingDirectory, fallbackDirectories: [cliInstallDirectory()] });
-  const environmentPackage = await resolver.resolveEnvironmentPackage(firstPass.config.env.name);
+  const discovered = await discoverProjectConfig(request.workingDirectory);
+  if (discovered) layers.push(discovered);
+  if (request.configFile) layers.push({ file: path.resolve(request.workingDirectory, request.configFile) });
+  return layers;
+}
+
+export function createCliPackageResolver(workingDirectory: string): PackageResolver {
+  return createPackageResolver({ workingDirectory, fallbackDirectories: [cliInstallDirectory()] });
+}
+
+/**
+ * Loads the env and backend packages a config names. A missing or unusable package is recorded as
+ * a problem (its error names the `npm install` that fixes it); any other error is thrown.
+ */
+export async function resolveConfiguredPackages(config: SkillOptConfig, resolver: PackageResolver): Promise<ConfiguredPackages> {
+  const problems: ConfiguredPackages['problems'] = [];
+  const attempt = async <Found>(kind: 'env' | 'backend', name: string, load: () => Promise<Found>): Promise<Found | undefined> => {
+    try {
+      return await load();
+    } catch (error) {
+      if (!SkillOptError.isInstance(error) || !PACKAGE_PROBLEM_CODES.has(error.code)) throw error;
+      problems.push({ kind, name, error });
+      return undefined;
+    }
+  };
+  const environmentPackage = await attempt('env', config.env.name, () => resolver.resolveEnvironmentPackage(config.env.name));
   const backendPackages = new Map<string, ResolvedPackage<BackendPackage>>();
-  for (const name of new Set([firstPass.config.model.target_backend, firstPass.config.model.optimizer_backend]))
-    backendPackages.set(name, await resolver.resolveBackendPackage(name));
+  for (const name of new Set([config.model.target_backend, config.model.optimizer_backend])) {
+    const found = await attempt('backend', name, () => resolver.resolveBackendPackage(name));
+    if (found) backendPackages.set(name, found);
+  }
+  return { environmentPackage, backendPackages, problems };
+}
+
+/**
+ * The configuration in two passes: the first, with core's schema alone, only learns which env and
+ * backends the config names; those packages are loaded, and the second pass validates everything
+ * against the schema composed from core's keys and the loaded packages' own. Sections of packages
+ * that could not be loaded pass through unvalidated (with a warning from core).
+ */
+export async function resolveConfigWithPackages(request: RunConfigRequest): Promise<ResolvedConfig & ConfiguredPackages & { resolver: PackageResolver }> {
+  const options = { layers: await configLayersOf(request), overrides: request.overrides, workingDirectory: request.workingDirectory };
+  const firstPass = await resolveConfig(options);
+  const resolver = createCliPackageResolver(request.workingDirectory);
+  const packages = await resolveConfiguredPackages(firstPass.config, resolver);
   const schema = composeConfigSchema({
-    environment: environmentPackage.module.manifest,
-    backends: Object.fromEntries([...backendPackages.values()].map((resolved) => [resolved.module.manifest.id, resolved.module.manifest])),
+    ...(packages.environmentPackage ? { environment: packages.environmentPackage.module.manifest } : {}),
+    backends: Object.fromEntries([...packages.backendPackages.values()].map((resolved) => [resolved.module.manifest.id, resolved.module.manifest])),
   });
-  const resolved = await resolveConfig({ ...options, schema });
-  return { ...resolved, resolver, environmentPackage, backendPackages, layers };
+  return { ...(await resolveConfig({ ...options, schema })), ...packages, resolver };
+}
+
+/** The configuration of a run: as resolveConfigWithPackages, and every package it names must load. */
+export async function resolveRunConfig(request: RunConfigRequest): Promise<ResolvedRunConfig> {
+  const resolved = await resolveConfigWithPackages(request);
+  const [problem] = resolved.problems;
+  if (problem) throw problem.error;
+  return { ...resolved, environmentPackage: resolved.environmentPackage as ResolvedPackage<EnvironmentPackage> };
 }

@@ -188,7 +188,7 @@ function exampleTrainCommand(bin: string, configFile: string | undefined, url: s
     `${bin} train`,
     ...(configFile ? [`--config ${configFile}`] : []),
     '--set model.target_backend=openai --set model.optimizer_backend=openai',
-    `--set backends.openai.base_url=${url}`,
+    `--set backends.openai.preset=openai_compatible --set backends.openai.base_url=${url}`,
     `--set model.target=${TARGET_MODEL_ID} --set model.optimizer=${OPTIMIZER_MODEL_ID}`,
   ].join(' ');
 }

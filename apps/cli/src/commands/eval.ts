@@ -1,0 +1,90 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { ERROR_CODES, SkillOptError, type SplitName } from '@skillopt/contract';
+import { evaluate, type EvaluationReport } from '@skillopt/core';
+import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
+import { formatCount, formatScore, formatTable, formatUsd } from '../output/format.js';
+import { resolveRunConfig } from '../run-setup/resolve-run-config.js';
+import { createRunParts } from '../run-setup/run-parts.js';
+import { readSkillFile } from '../run-setup/skill-file.js';
+import { writeLine, writeWarning } from '../inspection/write-output.js';
+
+const SPLITS = ['test', 'val', 'train'] as const;
+
+export default class Eval extends SkillOptCommand {
+  static override summary = 'Evaluate one skill on one split, without training.';
+  static override description =
+    'Rolls the skill out with the target model of the config on every item of the split (test by default; evaluation.test_env_num, sel_env_num or train.train_size limit it as in training) and prints the items scored and excluded, the mean hard score (pass rate) and soft score (partial credit), and the calls and tokens it took. No optimizer model is called. Items whose rollout keeps failing for infrastructure reasons are excluded from the means and listed.';
+  static override examples = [
+    { description: 'A trained skill on the test split of the demo, with the simulated model', command: '<%= config.bin %> eval --config configs/demo/default.yaml --skill outputs/demo/best_skill.md' },
+    { description: 'The validation split, as JSON', command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --split val --json' },
+    { description: 'A different target model', command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --set model.target=gpt-5.4-mini' },
+  ];
+  static override flags = {
+    ...configFlags,
+    skill: Flags.string({ description: 'the skill document (markdown) to evaluate', required: true }),
+    split: Flags.string({ description: 'the split to evaluate on', options: [...SPLITS], default: 'test' }),
+    json: Flags.boolean({ description: 'print the evaluation report as JSON (summary, every item, usage)' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Eval);
+    const workingDirectory = process.cwd();
+    const split = flags.split as SplitName;
+    const skillFile = path.resolve(workingDirectory, flags.skill);
+    const skill = await readSkillFile(path.isAbsolute(flags.skill) ? flags.skill : path.relative(workingDirectory, skillFile));
+    if (skill.trim() === '')
+      throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it` });
+    const resolved = await resolveRunConfig({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
+    for (const warning of resolved.warnings) writeWarning(warning.message);
+    const parts = await createRunParts(resolved, { needsOptimizer: false });
+    if (parts.splitSizes[split] === 0)
+      throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the ${split} split of ${parts.environment.id} has no items` });
+
+    const workDirectory = await mkdtemp(path.join(os.tmpdir(), 'skillopt-eval-'));
+    const controller = new AbortController();
+    const interrupt = () => controller.abort(new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'interrupted' }));
+    process.once('SIGINT', interrupt);
+    let report: EvaluationReport;
+    try {
+      report = await evaluate({ config: resolved.config, environment: parts.environment, target: parts.target, skill, split, workDirectory, signal: controller.signal, priceTable: parts.priceTable });
+    } catch (error) {
+      if (controller.signal.aborted) throw controller.signal.reason;
+      throw error;
+    } finally {
+      process.removeListener('SIGINT', interrupt);
+      await rm(workDirectory, { recursive: true, force: true });
+    }
+
+    if (flags.json) {
+      writeLine(JSON.stringify({ skillFile, ...report }, null, 2));
+      return;
+    }
+    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, resolved.config.model.target_backend));
+  }
+}
+
+function formatReport(report: EvaluationReport, skillName: string, targetBackend: string): string {
+  const { summary } = report;
+  const simulated = targetBackend === 'sim';
+  const rows: string[][] = [
+    ['  env', report.environmentId],
+    ['  split', `${report.split} (${summary.scoredCount + summary.excludedCount} items)`],
+    ['  skill', `${skillName} (${report.skillHash})`],
+    ['  items', `${summary.scoredCount} scored, ${summary.excludedCount} excluded (infrastructure)`],
+    ['  hard score', summary.nothingScored ? '— (nothing was scored)' : `${formatScore(summary.meanHard)} (pass rate)`],
+    ['  soft score', summary.nothingScored ? '—' : `${formatScore(summary.meanSoft)} (partial credit)`],
+  ];
+  for (const [role, totals] of Object.entries(report.usage.byRole))
+    rows.push([`  ${role} calls`, `${formatCount(totals.calls)} calls, ${formatCount(totals.inputTokens)} tokens in, ${formatCount(totals.outputTokens)} out${totals.estimatedUsageCalls > 0 ? ' (estimated)' : ''}`]);
+  rows.push(['  cost', formatUsd(report.usage.overall.costUsd, report.usage.overall.unpricedCalls)]);
+  const lines = [`Evaluation on ${report.environmentId}, ${report.split} split${simulated ? ' with the SIMULATED model (no real model was called)' : ''}`, formatTable(rows)];
+  const excluded = report.items.filter((item) => item.status === 'excluded');
+  if (excluded.length > 0) {
+    lines.push('', 'Excluded items (left out of both means):');
+    for (const item of excluded) lines.push(`  ${item.itemId}: ${item.error.code}: ${item.error.message.split('\n')[0] ?? ''}`);
+  }
+  return lines.join('\n');
+}

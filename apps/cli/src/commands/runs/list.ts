@@ -1,0 +1,102 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { SkillOptCommand } from '../../base-command.js';
+import { formatScore, formatTable } from '../../output/format.js';
+import { findRunDirectories, readRunOverview, type RunOverview } from '../../inspection/run-directory.js';
+import { writeLine } from '../../inspection/write-output.js';
+
+const DEFAULT_FOLDER = 'outputs';
+
+export default class RunsList extends SkillOptCommand {
+  static override summary = 'List the run directories under a folder.';
+  static override description =
+    'One row per run directory (a folder holding runtime_state.json or config.json) directly under --dir: its env, the steps done of the planned total, the validation score of the initial skill and of the best one, the test accuracy of both once the run finished, and whether it finished, stopped (resume it with `skillopt train --resume <dir>`) or is in progress.';
+  static override examples = [
+    { description: 'The runs under outputs/', command: '<%= config.bin %> runs list' },
+    { description: 'The runs under another folder, as JSON', command: '<%= config.bin %> runs list --dir runs --json' },
+  ];
+  static override flags = {
+    dir: Flags.string({ char: 'd', description: 'the folder holding run directories', default: DEFAULT_FOLDER }),
+    json: Flags.boolean({ description: 'print the runs as a JSON array' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(RunsList);
+    const workingDirectory = process.cwd();
+    const folder = path.resolve(workingDirectory, flags.dir);
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(folder).isDirectory();
+    } catch {
+      // reported below
+    }
+    if (!isDirectory && flags.dir === DEFAULT_FOLDER) {
+      // No runs yet is not a mistake.
+      writeLine(flags.json ? '[]' : `No runs yet: there is no ${DEFAULT_FOLDER}/ folder here. \`skillopt train\` writes runs there unless --out or env.out_root says otherwise; pass --dir for another folder.`);
+      return;
+    }
+    if (!isDirectory) throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${flags.dir} is not a folder` });
+
+    const rows: Array<{ name: string; overview?: RunOverview; problem?: string }> = [];
+    for (const directory of await findRunDirectories(folder)) {
+      const name = path.relative(workingDirectory, directory) || '.';
+      try {
+        rows.push({ name, overview: await readRunOverview(directory) });
+      } catch (error) {
+        // One damaged run must not hide the others.
+        rows.push({ name, problem: describeProblem(error, directory) });
+      }
+    }
+
+    if (flags.json) {
+      writeLine(JSON.stringify(rows.map((row) => (row.overview ? jsonRow(row.name, row.overview) : { name: row.name, status: 'unreadable', problem: row.problem })), null, 2));
+      return;
+    }
+    if (rows.length === 0) {
+      writeLine(`No run directories under ${flags.dir}.`);
+      return;
+    }
+    const table: string[][] = [['run', 'env', 'steps', 'validation', 'test', 'status']];
+    for (const row of rows) {
+      const run = row.overview;
+      if (!run) {
+        table.push([row.name, '—', '—', '—', '—', `unreadable: ${row.problem ?? ''}`]);
+        continue;
+      }
+      table.push([
+        row.name,
+        run.environment ?? '—',
+        `${run.stepsDone}/${run.stepsTotal ?? '?'}`,
+        `${formatScore(run.baselineScore)} → ${formatScore(run.bestScore)}`,
+        run.test ? `${formatScore(run.test.initial)} → ${formatScore(run.test.best)}` : '—',
+        run.status === 'stopped' && run.stop ? `stopped (${run.stop.reason})` : run.status,
+      ]);
+    }
+    writeLine(formatTable(table));
+  }
+}
+
+function jsonRow(name: string, run: RunOverview) {
+  return {
+    name,
+    directory: run.directory,
+    runId: run.runId ?? null,
+    environment: run.environment ?? null,
+    stepsDone: run.stepsDone,
+    stepsTotal: run.stepsTotal ?? null,
+    baselineScore: run.baselineScore,
+    bestScore: run.bestScore,
+    test: run.test,
+    status: run.status,
+    ...(run.stop ? { stop: run.stop } : {}),
+  };
+}
+
+/** A short reason for the table: the damaged file relative to the run and what is wrong with it. */
+function describeProblem(error: unknown, directory: string): string {
+  if (SkillOptError.isInstance(error) && typeof error.details?.filePath === 'string' && typeof error.details.problem === 'string')
+    return `${path.relative(directory, error.details.filePath) || '.'} ${error.details.problem.split('\n')[0] ?? ''}`.trim();
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}

@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { SUPPORTED_SPECIFICATION_VERSIONS, type PackageKind } from '@skillopt/contract';
+import { createPackageResolver } from '@skillopt/core';
+
+/** An env or backend package installed where a directory's imports would find it. */
+export interface InstalledPackage {
+  packageName: string;
+  version: string | undefined;
+  /** What its name says it is. */
+  kind: PackageKind;
+  packageDirectory: string;
+  /** From its manifest, once loaded. */
+  id: string | undefined;
+  specificationVersion: string | undefined;
+  ok: boolean;
+  /** Why it cannot be used: it failed to load, is not a package of its kind, or targets another contract. */
+  problem: string | undefined;
+}
+
+/** Libraries for package authors that share the naming pattern but are not packages to load. */
+const NOT_PACKAGES = new Set(['@skillopt/env-kit', '@skillopt/backends-kit']);
+
+/** The package names the conventions give an env or a backend, as installed under one node_modules. */
+function conventionalNamesIn(modulesDirectory: string): string[] {
+  const names: string[] = [];
+  const list = (directory: string) => {
+    try {
+      return readdirSync(directory);
+    } catch {
+      return [];
+    }
+  };
+  for (const entry of list(path.join(modulesDirectory, '@skillopt'))) if (/^(env|backends)-./.test(entry)) names.push(`@skillopt/${entry}`);
+  for (const entry of list(modulesDirectory)) if (/^skillopt-(env|backends)-./.test(entry)) names.push(entry);
+  return names.filter((name) => !NOT_PACKAGES.has(name)).sort();
+}
+
+export function kindOfPackageName(name: string): PackageKind {
+  return /(^|\/)(skillopt-)?env-/.test(name) ? 'env' : 'backend';
+}
+
+/**
+ * The env and backend packages visible from a directory — in the node_modules folders Node would
+ * search from it, nearest first — each loaded with core's resolver to read its manifest.
+ */
+export async function scanInstalledPackages(anchorDirectory: string): Promise<InstalledPackage[]> {
+  const anchoredRequire = createRequire(path.join(anchorDirectory, 'package.json'));
+  const modulesDirectories = anchoredRequire.resolve.paths('skillopt-probe') ?? [];
+  const seen = new Set<string>();
+  const found: InstalledPackage[] = [];
+  const resolver = createPackageResolver({ workingDirectory: anchorDirectory });
+  for (const modulesDirectory of modulesDirectories) {
+    if (!existsSync(modulesDirectory)) continue;
+    for (const packageName of conventionalNamesIn(modulesDirectory)) {
+      // The nearest copy is the one an import would load.
+      if (seen.has(packageName)) continue;
+      seen.add(packageName);
+      const packageDirectory = path.join(modulesDirectory, ...packageName.split('/'));
+      found.push(await inspectPackage(resolver, packageName, packageDirectory));
+    }
+  }
+  return found;
+}
+
+async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>, packageName: string, packageDirectory: string): Promise<InstalledPackage> {
+  const kind = kindOfPackageName(packageName);
+  const base = { packageName, version: packageVersion(packageDirectory), kind, packageDirectory };
+  try {
+    const resolved = kind === 'env' ? await resolver.resolveEnvironmentPackage(packageName) : await resolver.resolveBackendPackage(packageName);
+    const manifest = resolved.module.manifest;
+    const supported = SUPPORTED_SPECIFICATION_VERSIONS.includes(manifest.specificationVersion);
+    return {
+      ...base,
+      id: manifest.id,
+      specificationVersion: manifest.specificationVersion,
+      ok: supported,
+      problem: supported ? undefined : `written for contract ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS.join(', ')}`,
+    };
+  } catch (error) {
+    return { ...base, id: undefined, specificationVersion: undefined, ok: false, problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function packageVersion(packageDirectory: string): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof manifest.version === 'string' ? manifest.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
