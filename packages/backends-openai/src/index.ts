@@ -1,0 +1,32 @@
+export { manifest, createBackend, openAiBackendPackage, type OpenAiBackend, type OpenAiBackendOptions } from './backend.js';
+export { priceTable } from './price-table.js';
+export {
+  openAiBackendConfigSchema,
+  openAiModelSettingsSchema,
+  AUTH_MODES,
+  OPENAI_ROLES,
+  THINKING_MODES,
+  type AuthMode,
+  type OpenAiBackendConfig,
+  type OpenAiBackendConfigInput,
+  type OpenAiModelSettings,
+  type OpenAiRole,
+  type ThinkingMode,
+} from './config-schema.js';
+export { PRESETS, PRESET_IDS, MINIMAX_REGIONS, DEFAULT_AZURE_API_VERSION, DEFAULT_AZURE_AD_SCOPE, type Preset, type PresetId } from './presets.js';
+export { createOpenAiChatModel, type OpenAiChatModel, type ChatModelRuntime } from './chat-model.js';
+export {
+  resolveModelSettings,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_TIMEOUT_SECONDS,
+  type ResolvedModelSettings,
+  type ModelCredentials,
+  type AzureConnection,
+} from './resolve-model-settings.js';
+export { apiKeyVariables, baseUrlVariables, azureVariables, type EnvironmentSource } from './environment-variables.js';
+export { isOpenAiReasoningModel, wireReasoningEffort } from './reasoning-models.js';
+export { toChatCompletionMessages, toChatCompletionTools } from './request-messages.js';
+export { buildRequestBody, type ChatCompletionBody } from './request-body.js';
+export { readReply, readUsage } from './reply.js';
+export { providerErrorFromSdkFailure } from './sdk-errors.js';
+export { createAzureTokenProvider, type AzureIdentityLoader } from './azure-identity.js';

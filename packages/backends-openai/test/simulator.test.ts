@@ -1,0 +1,99 @@
+import { ProviderError, type GenerateRequest, type Message } from '@skillopt/contract';
+// Tests may reach across packages (the layering rule covers shipped sources): the simulator is the
+// OpenAI-compatible test double of every HTTP backend, imported by path, not as a dependency.
+import { createAnswerKey, createSimulatedModel, createSimulatorServer, type SimulatorServer } from '../../backends-sim/src/index';
+import { GOOD_SKILL, hardScore, syntheticItems, systemPrompt, userPrompt } from '../../backends-sim/test/helpers';
+import { reflectFailurePrompt } from '../../backends-sim/test/optimizer-prompts';
+import { parseReply, reflectReply } from '../../backends-sim/test/reply-schemas';
+import { createBackend } from '../src/index';
+
+const items = syntheticItems();
+let simulator: SimulatorServer;
+
+beforeAll(async () => {
+  simulator = await createSimulatorServer({ seed: 7, noise: 0, items });
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+// What configs/features/openai-via-sim.yaml configures: preset openai_compatible at the simulator, no key.
+const backend = () => createBackend({ preset: 'openai_compatible', base_url: simulator.url }, { environment: {} });
+
+function taskMessages(question: string): Message[] {
+  return [
+    { role: 'system', content: systemPrompt(GOOD_SKILL) },
+    { role: 'user', content: userPrompt(question) },
+  ];
+}
+
+describe('the openai backend against the simulated OpenAI-compatible server', () => {
+  it('runs target calls: the same answers as the in-process simulated model, with usage', async () => {
+    const target = backend().createChatModel({ role: 'target', modelId: 'sim-target' });
+    expect([target.provider, target.modelId]).toEqual(['openai-compatible', 'sim-target']);
+    const inProcess = createSimulatedModel({ role: 'target', modelId: 'sim-target', seed: 7, noise: 0, answerKey: createAnswerKey(items) });
+    let passed = 0;
+    for (const item of items.slice(0, 12)) {
+      const request: GenerateRequest = { messages: taskMessages(item.question as string), purpose: 'rollout' };
+      const [overHttp, direct] = await Promise.all([target.generate(request), inProcess.generate(request)]);
+      expect(overHttp.text).toBe(direct.text);
+      expect(overHttp.finishReason).toBe('stop');
+      expect(overHttp.usage).toEqual({ inputTokens: direct.usage.inputTokens, outputTokens: direct.usage.outputTokens });
+      expect(overHttp.usage.estimated).toBeUndefined();
+      passed += hardScore(overHttp.text, item.references as string[]);
+    }
+    // With a skill that states the answer format and no noise, the simulated target answers right.
+    expect(passed).toBe(12);
+  });
+
+  it('runs an optimizer call: a reflection reply the optimizer can parse', async () => {
+    const optimizer = backend().createChatModel({ role: 'optimizer', modelId: 'sim-optimizer' });
+    const failed = items.slice(0, 4).map((item, index) => ({
+      id: item.id,
+      hard: 0,
+      soft: 0,
+      prediction: `The answer is ${String(index)}`,
+      reference: (item.references as string[])[0] as string,
+      turns: [{ role: 'assistant', content: `The answer is ${String(index)}` }],
+    }));
+    const result = await optimizer.generate({
+      messages: [{ role: 'user', content: reflectFailurePrompt(GOOD_SKILL, failed) }],
+      responseFormat: { type: 'json' },
+      purpose: 'reflect',
+    });
+    const reply = parseReply(result.text, reflectReply);
+    expect(Array.isArray(reply.edits)).toBe(true);
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('runs a tool loop: the simulated target calls the tool, then answers from its result', async () => {
+    const target = backend().createChatModel({ role: 'target', modelId: 'sim-target' });
+    const item = items[3] as { question: string; references: string[] };
+    const tools = [{ name: 'search', description: 'Searches the documents.', inputSchema: { type: 'object', properties: { query: { type: 'string' } } } }];
+    const messages = taskMessages(item.question);
+    const first = await target.generate({ messages, tools, purpose: 'rollout' });
+    expect(first.finishReason).toBe('tool-calls');
+    const call = first.toolCalls?.[0];
+    expect(call?.toolName).toBe('search');
+    const second = await target.generate({
+      messages: [
+        ...messages,
+        { role: 'assistant', content: [{ type: 'text', text: first.text }, { type: 'tool-call', toolCallId: call?.toolCallId ?? '', toolName: 'search', input: call?.input }] },
+        { role: 'tool', content: [{ type: 'tool-result', toolCallId: call?.toolCallId ?? '', toolName: 'search', output: 'No results.' }] },
+      ],
+      tools,
+      purpose: 'rollout',
+    });
+    expect(hardScore(second.text, item.references)).toBe(1);
+  });
+
+  it('reports a model the server does not serve as model-not-found, naming it and the server', async () => {
+    const error: unknown = await backend()
+      .createChatModel({ role: 'target', modelId: 'sim-nonexistent' })
+      .generate({ messages: taskMessages('?'), purpose: 'rollout' })
+      .catch((failure: unknown) => failure);
+    expect(ProviderError.isInstance(error) && [error.code, error.retryable]).toEqual(['model-not-found', false]);
+    expect((error as Error).message).toContain('sim-nonexistent');
+    expect((error as Error).message).toContain(simulator.url);
+  });
+});
