@@ -202,12 +202,14 @@ describe('skillopt env new', () => {
       const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as { scripts: { test: string } };
       const [command, ...args] = manifest.scripts.test.split(' ');
       expect(command).toBe('node');
-      const environment: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '' };
+      // Nx forces colours on for the tasks it runs (FORCE_COLOR); the scaffold's Jest must not colour its summary.
+      const environment: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' };
       delete environment.JEST_WORKER_ID;
       const result = spawnSync(process.execPath, [...args, '--ci', '--colors=false', '--verbose'], { cwd: packageDirectory, encoding: 'utf8', env: environment });
-      expect(result.stderr).toMatch(/Tests:\s+\d+ passed, \d+ total/);
-      expect(result.stderr).not.toMatch(/failed/);
-      expect(result.stderr).toContain('conforms to the SkillOpt Environment contract');
+      const report = result.stderr.replace(/\u001b\[[0-9;]*m/g, '');
+      expect(report).toMatch(/Tests:\s+\d+ passed, \d+ total/);
+      expect(report).not.toMatch(/failed/);
+      expect(report).toContain('conforms to the SkillOpt Environment contract');
       expect(result.status).toBe(0);
     });
 
