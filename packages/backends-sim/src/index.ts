@@ -30,3 +30,7 @@ export {
 export { skillFromSystemPrompt } from './target.js';
 export { detectStage, OPTIMIZER_STAGES, type OptimizerStage } from './prompt-reading.js';
 export { createSimulatorServer, messagesFromOpenAI, type SimulatorServer, type SimulatorServerOptions } from './server.js';
+export { createAnthropicMessagesRoute, type AnthropicMessagesRouteOptions } from './anthropic-route.js';
+export { messagesFromAnthropic, toolsFromAnthropic } from './anthropic-messages.js';
+export { createSimulatedPromptCache, type SimulatedPromptCache, type SimulatedPromptUsage } from './anthropic-prompt-cache.js';
+export { AnthropicApiProblem, ANTHROPIC_ERROR_STATUS, type AnthropicErrorType } from './anthropic-errors.js';

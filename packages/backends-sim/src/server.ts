@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { ProviderError, SkillOptError, type ChatModel, type GenerateRequest, type Message, type TaskItem, type ToolDefinition } from '@skillopt/contract';
 import { createAnswerKey } from './answer-key.js';
+import { createAnthropicMessagesRoute } from './anthropic-route.js';
 import { hashHex } from './hashing.js';
 import { createSimulatedModel, simulatedModelId } from './simulated-model.js';
 
@@ -186,6 +187,7 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     [optimizerId, createSimulatedModel({ ...common, role: 'optimizer', modelId: optimizerId })],
   ]);
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const anthropicMessages = createAnthropicMessagesRoute({ models, targetModelId: targetId, maxBodyBytes });
   const created = Math.floor(Date.now() / 1000);
 
   async function chatCompletion(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -279,6 +281,8 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
         await chatCompletion(request, response);
         return;
       }
+      // The Anthropic Messages API (anthropic-route.ts): it answers its own errors in Anthropic's shape.
+      if (path === '/v1/messages' || path === '/messages') return anthropicMessages(request, response);
       throw new HttpProblem(404, `Unknown route ${request.method} ${path} on the SkillOpt simulated server`, 'invalid_request_error', 'unknown_url');
     };
     handle().catch((error: unknown) => {

@@ -22,9 +22,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export default class SimServe extends SkillOptCommand {
-  static override summary = 'Serve the SIMULATED model as an OpenAI-compatible HTTP server on 127.0.0.1.';
+  static override summary = 'Serve the SIMULATED model as an OpenAI- and Anthropic-compatible HTTP server on 127.0.0.1.';
   static override description = [
-    "Starts @skillopt/backends-sim's OpenAI-compatible server (GET /v1/models, POST /v1/chat/completions, plain and streamed) in front of the deterministic, seeded SIMULATED model: no real model is called.",
+    "Starts @skillopt/backends-sim's server (OpenAI: GET /v1/models, POST /v1/chat/completions; Anthropic: POST /v1/messages; plain and streamed) in front of the deterministic, seeded SIMULATED model: no real model is called.",
     "Its knowledge (the answer key) comes from the tasks of the config's env: the train, val and test splits are loaded as `skillopt train` loads them. Only the env section of the config is used; its model and backend choices are not (the server is the model). The seed, noise and latency come from the flags, else from the config's backends.sim section, else the simulator's defaults.",
     'It listens on 127.0.0.1 unless --host says otherwise, and runs until SIGINT (Ctrl-C) or SIGTERM, then closes its connections and exits 0.',
   ].join('\n\n');
