@@ -1,21 +1,10 @@
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
-
-/** What --help shows, from the built oclif manifest (in-process help goes through console.log, which Jest's workers buffer). */
-function expectHelp(commandId: string, flags: readonly string[]): void {
-  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'oclif.manifest.json'), 'utf8')) as {
-    commands: Record<string, { summary?: string; description?: string; examples?: unknown[]; flags: Record<string, unknown> }>;
-  };
-  const command = manifest.commands[commandId];
-  expect(command?.summary?.length).toBeGreaterThan(10);
-  expect(command?.description?.length).toBeGreaterThan(40);
-  expect(command?.examples?.length).toBeGreaterThan(0);
-  for (const flag of flags) expect(Object.keys(command?.flags ?? {})).toContain(flag);
-}
+import { expectHelp } from './helpers/help-manifest';
 
 interface DoctorJson {
   node: { version: string; required: string; ok: boolean };

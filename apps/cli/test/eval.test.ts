@@ -1,19 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
-
-/** What --help shows, from the built oclif manifest (in-process help goes through console.log, which Jest's workers buffer). */
-function expectHelp(commandId: string, flags: readonly string[]): void {
-  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', 'oclif.manifest.json'), 'utf8')) as {
-    commands: Record<string, { summary?: string; description?: string; examples?: unknown[]; flags: Record<string, unknown> }>;
-  };
-  const command = manifest.commands[commandId];
-  expect(command?.summary?.length).toBeGreaterThan(10);
-  expect(command?.description?.length).toBeGreaterThan(40);
-  expect(command?.examples?.length).toBeGreaterThan(0);
-  for (const flag of flags) expect(Object.keys(command?.flags ?? {})).toContain(flag);
-}
+import { expectHelp } from './helpers/help-manifest';
 
 const SKILL = '# Skill\n\nAnswer the question.\n\nEnd each response with the answer in an answer tag on its own last line.\n';
 
