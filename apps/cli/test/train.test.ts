@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
@@ -57,4 +58,27 @@ describe('skillopt train', () => {
     expect(stdout).toContain('Resuming on fixture');
     expect(readFileSync(path.join(project.directory, 'run', 'best_skill.md'), 'utf8')).toBe(before);
   });
+
+  it('stops at a safe point on Ctrl-C, exits 130 and names the command that resumes', async () => {
+    writeFileSync(project.configFile, defaultConfig().replace('    seed: 3', '    seed: 3\n    latency_ms: 40'));
+    const child = spawn(process.execPath, [path.join(__dirname, '..', 'bin', 'run.js'), 'train', '--config', 'train.yaml', '--out', 'run'], {
+      cwd: project.directory,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      // Interrupt once training is under way.
+      if (/step 1\/\d+/.test(output) && !child.killed) child.kill('SIGINT');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(exitCode).toBe(130);
+    expect(output).toContain('skillopt train --resume run');
+
+    const { error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
+    expect(error).toBeUndefined();
+    expect(existsSync(path.join(project.directory, 'run', 'summary.json'))).toBe(true);
+  });
 });
+
