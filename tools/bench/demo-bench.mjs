@@ -4,15 +4,19 @@
 // purpose from the run summary's ledger totals, sequential waves, wall time, and the loop's own
 // overhead per model call at 0 ms. See tools/bench/README.md and docs/benchmarks.md.
 //
-//   node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--repeat 3] [--set key=value …] [--json]
+// With `--transport http` the simulator is served on 127.0.0.1 (as `skillopt sim serve` does) and
+// driven through @skillopt/backends-openai and the real openai SDK.
+//
+//   node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--transport in-process|http] [--repeat 3] [--set key=value …] [--json]
 import { parseArgs } from 'node:util';
-import { collectListenerWarnings, fixed, machineLine, numberList, runDemo, table } from './lib/demo-run.mjs';
+import { collectListenerWarnings, fixed, machineLine, numberList, runDemo, table, TRANSPORTS } from './lib/demo-run.mjs';
 
 const warnings = collectListenerWarnings();
 
 const { values } = parseArgs({
   options: {
     'latency-ms': { type: 'string', default: '0,20' },
+    transport: { type: 'string', default: 'in-process' },
     repeat: { type: 'string', default: '3' },
     set: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
@@ -20,8 +24,12 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--repeat 3] [--set key=value …] [--json]');
+  console.log('node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--transport in-process|http] [--repeat 3] [--set key=value …] [--json]');
   process.exit(0);
+}
+if (!TRANSPORTS.includes(values.transport)) {
+  console.error(`--transport takes one of ${TRANSPORTS.join(', ')}, got "${values.transport}"`);
+  process.exit(2);
 }
 const latencies = numberList(values['latency-ms'], '--latency-ms');
 const repeat = Math.max(1, Number.parseInt(values.repeat, 10) || 1);
@@ -37,7 +45,7 @@ for (const latencyMs of latencies) {
   const walls = [];
   let last;
   for (let index = 0; index < repeat; index++) {
-    last = await runDemo([...values.set, `backends.sim.latency_ms=${latencyMs}`]);
+    last = await runDemo([...values.set, `backends.sim.latency_ms=${latencyMs}`], values.transport);
     walls.push(last.wallMs);
   }
   const { summary } = last;
@@ -63,11 +71,11 @@ for (const latencyMs of latencies) {
 }
 
 if (values.json) {
-  console.log(JSON.stringify({ machine: machineLine(), repeat, results }, null, 2));
+  console.log(JSON.stringify({ machine: machineLine(), transport: values.transport, repeat, results }, null, 2));
   process.exit(0);
 }
 
-console.log(`Demo bench — configs/demo/default.yaml, SIMULATED model, in process (median of ${repeat} run${repeat === 1 ? '' : 's'} per latency)`);
+console.log(`Demo bench — configs/demo/default.yaml, SIMULATED model, ${values.transport === 'http' ? 'over HTTP on 127.0.0.1 through @skillopt/backends-openai' : 'in process'} (median of ${repeat} run${repeat === 1 ? '' : 's'} per latency)`);
 console.log(machineLine());
 console.log('');
 

@@ -23,14 +23,21 @@ async function importBuilt(packageFolder) {
 export const core = await importBuilt('core');
 export const sim = await importBuilt('backends-sim');
 export const searchqa = await importBuilt('env-searchqa');
+const openai = await importBuilt('backends-openai');
+
+export const TRANSPORTS = ['in-process', 'http'];
 
 /**
  * The demo's parts, as the CLI's run setup creates them: the config (demo file + `overrides`,
  * validated against the schema composed with the env's and the simulator's sections), the env,
  * the simulated backend with the env's items as its answer key, the target and the optimizer.
  * The environment's rollout is wrapped only to remember which skill text each hash stands for.
+ *
+ * `transport: 'http'` serves the same simulator on 127.0.0.1 (what `skillopt sim serve` runs) and
+ * drives it through @skillopt/backends-openai and the real `openai` SDK, so the figures include
+ * the HTTP client, JSON and the backend's retry and limiter layers; `close()` stops the server.
  */
-export async function createDemoParts(overrides = []) {
+export async function createDemoParts(overrides = [], transport = 'in-process') {
   const schema = core.composeConfigSchema({ environment: searchqa.manifest, backends: { sim: sim.manifest } });
   const { config } = await core.resolveConfig({ layers: [{ file: demoConfigFile }], overrides, schema, workingDirectory: repoRoot });
   const environment = await searchqa.createEnvironment(core.environmentSectionFor(config, searchqa.manifest));
@@ -46,19 +53,37 @@ export async function createDemoParts(overrides = []) {
       },
     },
   });
+  const common = { config, environment: observed, splits: { train, val, test }, skillsByHash };
+  if (transport !== 'http') {
+    return {
+      ...common,
+      target: { kind: 'chat', model: backend.createChatModel({ role: 'target', modelId: config.model.target }) },
+      optimizer: backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer }),
+      close: async () => undefined,
+    };
+  }
+  const simulatorSettings = core.backendSectionFor(config, sim.manifest);
+  const server = await sim.createSimulatorServer({
+    port: 0,
+    seed: simulatorSettings.seed,
+    noise: simulatorSettings.noise,
+    latencyMs: simulatorSettings.latency_ms,
+    harmfulRuleRate: simulatorSettings.harmful_rule_rate,
+    uselessRuleRate: simulatorSettings.useless_rule_rate,
+    items: [...train, ...val, ...test],
+  });
+  const httpBackend = await openai.createBackend({ preset: 'openai_compatible', base_url: server.url });
   return {
-    config,
-    environment: observed,
-    splits: { train, val, test },
-    target: { kind: 'chat', model: backend.createChatModel({ role: 'target', modelId: config.model.target }) },
-    optimizer: backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer }),
-    skillsByHash,
+    ...common,
+    target: { kind: 'chat', model: httpBackend.createChatModel({ role: 'target', modelId: config.model.target }) },
+    optimizer: httpBackend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer }),
+    close: () => server.close(),
   };
 }
 
 /** One training run in a throw-away run directory; returns the summary, every event and the wall time. */
-export async function runDemo(overrides = []) {
-  const parts = await createDemoParts(overrides);
+export async function runDemo(overrides = [], transport = 'in-process') {
+  const parts = await createDemoParts(overrides, transport);
   const runDirectory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-bench-'));
   const events = [];
   try {
@@ -74,6 +99,7 @@ export async function runDemo(overrides = []) {
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
     return { parts, summary, events, wallMs };
   } finally {
+    await parts.close();
     rmSync(runDirectory, { recursive: true, force: true });
   }
 }
