@@ -10,6 +10,8 @@ export * from './split-directory.js';
 export * from './split-directory-writing.js';
 export * from './seeded-random.js';
 export * from './ratio-split.js';
+export * from './configured-splits.js';
+export * from './environment-config.js';
 
 // Concurrency
 export * from './map-concurrent.js';

@@ -1,5 +1,4 @@
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import { parseSplitRatio } from '@skillopt/env-kit';
+import { checkSplitSettings, parseEnvironmentConfig, splitSettingsShape } from '@skillopt/env-kit';
 import { z } from 'zod';
 
 /**
@@ -12,20 +11,7 @@ import { z } from 'zod';
  */
 export const searchQaConfigSchema = z
   .strictObject({
-    /** `split_dir`: train/val/test already materialised under `split_dir`. `ratio`: cut one pool (`data_path`). */
-    split_mode: z.enum(['split_dir', 'ratio']).default('split_dir'),
-    /** A split root: `<split>/items.json`, `<split>/items.jsonl`, `<split>.json` or `<split>.jsonl` for train, val and test. */
-    split_dir: z.string().default(''),
-    /** Ratio mode: one `.json` (array) or `.jsonl` file of items, or a directory holding exactly one such file. */
-    data_path: z.string().default(''),
-    /** Ratio mode: train:val:test weights, e.g. "2:1:7". */
-    split_ratio: z.string().default('2:1:7'),
-    /** Ratio mode: the shuffle seed. */
-    split_seed: z.int().default(42),
-    /** Ratio mode: when set, the split is also written there (`<split>/items.json` + `split_manifest.json`). */
-    split_output_dir: z.string().default(''),
-    /** Keep only the first `limit` items of each split; 0 keeps all. */
-    limit: z.int().nonnegative().default(0),
+    ...splitSettingsShape,
     /** Target calls per item. Only 1 is supported: one question, one answer. */
     max_turns: z.literal(1, { error: 'max_turns: only 1 is supported (one target call per item)' }).default(1),
     /** The target's output-token cap for an answer. */
@@ -37,21 +23,7 @@ export const searchQaConfigSchema = z
     /** How many items the trainer may roll out at once (the env itself keeps no shared state). */
     workers: z.int().positive().optional(),
   })
-  .superRefine((config, context) => {
-    if (config.split_mode === 'split_dir' && config.split_dir.trim() === '') {
-      context.addIssue({ code: 'custom', path: ['split_dir'], message: 'split_mode is split_dir, so split_dir must name the split root' });
-    }
-    if (config.split_mode === 'ratio') {
-      if (config.data_path.trim() === '') {
-        context.addIssue({ code: 'custom', path: ['data_path'], message: 'split_mode is ratio, so data_path must name the item pool' });
-      }
-      try {
-        parseSplitRatio(config.split_ratio);
-      } catch (error) {
-        context.addIssue({ code: 'custom', path: ['split_ratio'], message: (error as Error).message });
-      }
-    }
-  });
+  .superRefine(checkSplitSettings);
 
 /** The config as written (defaults optional). */
 export type SearchQaConfigInput = z.input<typeof searchQaConfigSchema>;
@@ -60,18 +32,5 @@ export type SearchQaConfig = z.output<typeof searchQaConfigSchema>;
 
 /** Parses a config section, throwing a `config-invalid` SkillOptError that lists every problem. */
 export function parseSearchQaConfig(input: unknown): SearchQaConfig {
-  const parsed = searchQaConfigSchema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .map((issue) => {
-      const where = issue.path.map(String).join('.');
-      return where === '' ? issue.message : `env.${where}: ${issue.message}`;
-    })
-    .join('; ');
-  throw new SkillOptError({
-    code: ERROR_CODES.configInvalid,
-    category: 'user',
-    message: `invalid searchqa config: ${problems}`,
-    details: { issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) },
-  });
+  return parseEnvironmentConfig(searchQaConfigSchema, input, 'searchqa');
 }

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import {
   ERROR_CODES,
   SkillOptError,
@@ -6,14 +5,14 @@ import {
   type Environment,
   type RolloutContext,
   type RolloutResult,
-  type SplitName,
   type TaskItem,
   type TrajectoryTurn,
 } from '@skillopt/contract';
+import { createSplitSource } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
-import { loadSearchQaRatioSplits, loadSearchQaSplitDirectory, SEARCHQA_TASK_TYPE, type SearchQaTaskItem } from './items.js';
+import { SEARCHQA_TASK_TYPE, searchQaItemMapper, type SearchQaTaskItem } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
 import { generateWithin } from './target-call.js';
 
@@ -125,30 +124,8 @@ export async function rolloutSearchQaItem(
 
 /** The SearchQA environment for a config section (validated here, so a raw object works too). */
 export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaConfig = {}): Environment {
-  const parsed = parseSearchQaConfig(input);
-  // Relative paths are resolved once, against the working directory at creation.
-  const resolve = (file: string): string => (file.trim() === '' ? file : path.resolve(file));
-  const config: SearchQaConfig = {
-    ...parsed,
-    split_dir: resolve(parsed.split_dir),
-    data_path: resolve(parsed.data_path),
-    split_output_dir: resolve(parsed.split_output_dir),
-  };
-  let ratioSplits: Promise<Record<SplitName, SearchQaTaskItem[]>> | undefined;
-
-  const loadAll = async (split: SplitName): Promise<SearchQaTaskItem[]> => {
-    if (config.split_mode === 'split_dir') return loadSearchQaSplitDirectory(config.split_dir, split);
-    if (ratioSplits === undefined) {
-      const loading = loadSearchQaRatioSplits(config);
-      ratioSplits = loading;
-      // A failed load is not remembered: the next call reads the files again.
-      loading.catch(() => {
-        if (ratioSplits === loading) ratioSplits = undefined;
-      });
-    }
-    // Copies, so a caller that edits the array cannot change what the next call returns.
-    return [...(await ratioSplits)[split]];
-  };
+  const config = parseSearchQaConfig(input);
+  const splits = createSplitSource(config, searchQaItemMapper);
 
   return {
     specificationVersion: SPECIFICATION_VERSION,
@@ -156,10 +133,7 @@ export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaC
     targetKinds: ['chat'],
     taskTypes: [SEARCHQA_TASK_TYPE],
     initialSkill: async () => SEARCHQA_INITIAL_SKILL,
-    async loadSplit(split) {
-      const items = await loadAll(split);
-      return config.limit > 0 ? items.slice(0, config.limit) : items;
-    },
+    loadSplit: (split) => splits.load(split),
     rollout: (item, context) => rolloutSearchQaItem(config, item, context),
   };
 }

@@ -1,18 +1,6 @@
-import { readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
 import type { SplitName, TaskItem } from '@skillopt/contract';
-import {
-  createDataInvalidError,
-  JSON_ARRAY_EXTENSIONS,
-  JSON_LINES_EXTENSIONS,
-  loadSplitItems,
-  mapRawItems,
-  readRawItemsFile,
-  splitByRatio,
-  writeSplitDirectory,
-} from '@skillopt/env-kit';
+import { loadSplitItems } from '@skillopt/env-kit';
 import { z } from 'zod';
-import type { SearchQaConfig } from './config.js';
 
 /** SearchQA has one kind of task: answer an open-domain question. */
 export const SEARCHQA_TASK_TYPE = 'qa';
@@ -66,59 +54,4 @@ export const searchQaItemMapper: z.ZodType<SearchQaTaskItem> = searchQaRawItemSc
 /** Loads one split from a split root (any layout env-kit accepts). */
 export function loadSearchQaSplitDirectory(splitDirectory: string, split: SplitName): Promise<SearchQaTaskItem[]> {
   return loadSplitItems(splitDirectory, split, searchQaItemMapper);
-}
-
-const POOL_EXTENSIONS: readonly string[] = [...JSON_ARRAY_EXTENSIONS, ...JSON_LINES_EXTENSIONS];
-
-/** `data_path` as a file, or the one `.json`/`.jsonl` file inside it when it is a directory. */
-export async function resolvePoolFile(dataPath: string): Promise<string> {
-  let info;
-  try {
-    info = await stat(dataPath);
-  } catch (error) {
-    throw createDataInvalidError(`data_path ${dataPath} does not exist`, { dataPath }, error);
-  }
-  if (info.isFile()) return dataPath;
-  const candidates = (await readdir(dataPath)).filter((name) => POOL_EXTENSIONS.includes(path.extname(name).toLowerCase())).sort();
-  if (candidates.length === 1 && candidates[0] !== undefined) return path.join(dataPath, candidates[0]);
-  throw createDataInvalidError(
-    candidates.length === 0
-      ? `data_path ${dataPath} is a directory without a .json or .jsonl file`
-      : `data_path ${dataPath} holds several item files (${candidates.join(', ')}); name one`,
-    { dataPath, candidates },
-  );
-}
-
-/**
- * Ratio mode: reads the pool, checks every item (so a bad item is reported even when it would land
- * in another split), shuffles with env-kit's seeded shuffle and cuts train/val/test by
- * largest-remainder counts. With `split_output_dir` the raw items are also written there in the
- * split-directory layout, with a `split_manifest.json`, so the split can be inspected and reused.
- */
-export async function loadSearchQaRatioSplits(config: SearchQaConfig): Promise<Record<SplitName, SearchQaTaskItem[]>> {
-  const poolFile = await resolvePoolFile(config.data_path);
-  const rawItems = await readRawItemsFile(poolFile);
-  const items = mapRawItems(rawItems, searchQaItemMapper);
-  const pairs = rawItems.map((raw, index) => ({ raw: raw.value, item: items[index] as SearchQaTaskItem }));
-  const split = splitByRatio(pairs, { ratio: config.split_ratio, seed: config.split_seed });
-  if (config.split_output_dir.trim() !== '') {
-    await writeSplitDirectory(
-      config.split_output_dir,
-      { train: split.train.map((pair) => pair.raw), val: split.val.map((pair) => pair.raw), test: split.test.map((pair) => pair.raw) },
-      {
-        manifest: {
-          source_data_path: poolFile,
-          split_mode: 'ratio',
-          split_ratio: config.split_ratio,
-          split_seed: config.split_seed,
-          counts: { train: split.train.length, val: split.val.length, test: split.test.length },
-        },
-      },
-    );
-  }
-  return {
-    train: split.train.map((pair) => pair.item),
-    val: split.val.map((pair) => pair.item),
-    test: split.test.map((pair) => pair.item),
-  };
 }

@@ -1,0 +1,23 @@
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import type { z } from 'zod';
+
+/**
+ * An env's config section parsed by its schema, or one `config-invalid` SkillOptError that lists
+ * every problem with its `env.<key>` path, so a user fixes them all in one go.
+ */
+export function parseEnvironmentConfig<Schema extends z.ZodType>(schema: Schema, input: unknown, environmentId: string): z.output<Schema> {
+  const parsed = schema.safeParse(input ?? {});
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues
+    .map((issue) => {
+      const where = issue.path.map(String).join('.');
+      return where === '' ? issue.message : `env.${where}: ${issue.message}`;
+    })
+    .join('; ');
+  throw new SkillOptError({
+    code: ERROR_CODES.configInvalid,
+    category: 'user',
+    message: `invalid ${environmentId} config: ${problems}`,
+    details: { issues: parsed.error.issues.map((issue) => ({ path: issue.path.map(String), message: issue.message })) },
+  });
+}
