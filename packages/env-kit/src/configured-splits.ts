@@ -73,11 +73,16 @@ export async function resolvePoolFile(dataPath: string): Promise<string> {
  * counts. With `split_output_dir` the raw items are also written there in the split-directory
  * layout, with a `split_manifest.json`, so the split can be inspected and reused.
  */
-export async function loadRatioSplits<Item extends TaskItem>(settings: SplitSettings, mapper: TaskItemMapper<Item>): Promise<Record<SplitName, Item[]>> {
+export async function loadRatioSplits<Item extends TaskItem>(
+  settings: SplitSettings,
+  mapper: TaskItemMapper<Item>,
+  options: SplitSourceOptions<Item> = {},
+): Promise<Record<SplitName, Item[]>> {
   const poolFile = await resolvePoolFile(settings.data_path);
   const rawItems = await readRawItemsFile(poolFile);
   const items = mapRawItems(rawItems, mapper);
-  const pairs = rawItems.map((raw, index) => ({ raw: raw.value, item: items[index] as Item }));
+  const written = options.writtenRaw ?? ((raw: unknown) => raw);
+  const pairs = rawItems.map((raw, index) => ({ raw: written(raw.value, items[index] as Item), item: items[index] as Item }));
   const split = splitByRatio(pairs, { ratio: settings.split_ratio, seed: settings.split_seed });
   if (settings.split_output_dir.trim() !== '') {
     const rawOf = (name: SplitName) => split[name].map((pair) => pair.raw);
@@ -98,6 +103,15 @@ export async function loadRatioSplits<Item extends TaskItem>(settings: SplitSett
   return { train: split.train.map((pair) => pair.item), val: split.val.map((pair) => pair.item), test: split.test.map((pair) => pair.item) };
 }
 
+export interface SplitSourceOptions<Item extends TaskItem> {
+  /**
+   * Ratio mode with `split_output_dir`: what is written for each item, from its raw form and the
+   * item it became (e.g. with file paths made absolute, so the written split loads from anywhere).
+   * Default: the raw item unchanged.
+   */
+  writtenRaw?: (raw: unknown, item: Item) => unknown;
+}
+
 export interface SplitSource<Item extends TaskItem> {
   /** The items of one split, after `limit`; a fresh array on every call. */
   load(split: SplitName): Promise<Item[]>;
@@ -108,7 +122,11 @@ export interface SplitSource<Item extends TaskItem> {
  * the working directory, a split root read per split, a ratio pool read and cut once (a failed read
  * is not remembered, so the next call tries again), and `limit` applied.
  */
-export function createSplitSource<Item extends TaskItem>(settings: SplitSettings, mapper: TaskItemMapper<Item>): SplitSource<Item> {
+export function createSplitSource<Item extends TaskItem>(
+  settings: SplitSettings,
+  mapper: TaskItemMapper<Item>,
+  options: SplitSourceOptions<Item> = {},
+): SplitSource<Item> {
   const resolve = (file: string): string => (file.trim() === '' ? file : path.resolve(file));
   const resolved: SplitSettings = {
     ...settings,
@@ -120,7 +138,7 @@ export function createSplitSource<Item extends TaskItem>(settings: SplitSettings
   const loadAll = async (split: SplitName): Promise<Item[]> => {
     if (resolved.split_mode === 'split_dir') return loadSplitItems(resolved.split_dir, split, mapper);
     if (ratioSplits === undefined) {
-      const loading = loadRatioSplits(resolved, mapper);
+      const loading = loadRatioSplits(resolved, mapper, options);
       ratioSplits = loading;
       loading.catch(() => {
         if (ratioSplits === loading) ratioSplits = undefined;

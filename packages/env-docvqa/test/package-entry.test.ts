@@ -1,0 +1,20 @@
+import { describeEnvironmentPackageProblem, isEnvironment } from '@skillopt/contract';
+import * as entry from '../src/index';
+import { FIXTURE_SPLIT_DIR } from './helpers';
+
+describe('the package entry', () => {
+  it('is a usable env package', () => {
+    expect(describeEnvironmentPackageProblem(entry)).toBeUndefined();
+    expect(entry.manifest).toMatchObject({ kind: 'env', id: 'docvqa', specificationVersion: 'v1' });
+  });
+
+  it('creates an environment with the DocVQA shape and our initial skill', async () => {
+    const environment = entry.createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
+    expect(isEnvironment(environment)).toBe(true);
+    expect(environment.targetKinds).toEqual(['chat']);
+    expect(environment.taskTypes).toEqual(['docvqa']);
+    const skill = await environment.initialSkill();
+    expect(skill).toMatch(/^# Answering questions about document pages/);
+    expect(skill.length).toBeLessThan(1500);
+  });
+});

@@ -1,0 +1,49 @@
+import { checkSplitSettings, parseEnvironmentConfig, splitSettingsShape } from '@skillopt/env-kit';
+import { z } from 'zod';
+
+/**
+ * The `env` section of a run config for OfficeQA, in the original's snake_case key names so its
+ * YAML ports over. Strict: a misspelt key is an error, not a silently ignored setting.
+ *
+ * Keys that belong to the trainer (`name`, `skill_init`, `out_root`) are not part of this schema:
+ * the config loader takes them out of the `env` section before handing it over.
+ */
+export const officeQaConfigSchema = z
+  .strictObject({
+    ...splitSettingsShape,
+    /**
+     * Document folders (the original's key), searched in order for each item's `source_files`. A
+     * folder holding a `transformed/` subfolder is read through it, as in the original's corpus layout.
+     */
+    data_dirs: z.array(z.string().min(1, 'a data_dirs entry must not be blank')).default([]),
+    /** One more document folder, searched before `data_dirs` (what the materializer writes: `<out>/corpus`). */
+    corpus_dir: z.string().default(''),
+    /** Model calls per item. A reply that still calls tools on the last one ends the item: "turn limit reached". */
+    max_tool_turns: z.int().positive().default(24),
+    /** The target's output-token cap, per call. */
+    max_completion_tokens: z.int().positive().default(16384),
+    /** Seconds one item (the whole tool loop) may take before it is abandoned as a retryable provider timeout; 0 = no limit. */
+    exec_timeout: z.number().nonnegative().default(600),
+    /** Characters of one tool result the model receives; longer output is cut with a note. */
+    max_tool_output_chars: z.int().min(200).default(8000),
+    /** Only offline (the local document tools) is supported; the original's web-search modes are not ported. */
+    search_mode: z.literal('offline', { error: "search_mode: only 'offline' is supported (the document tools glob, read and grep)" }).default('offline'),
+    /** How many items the trainer may roll out at once (the env keeps no shared state). */
+    workers: z.int().positive().optional(),
+  })
+  .superRefine((config, context) => {
+    checkSplitSettings(config, context);
+    if (config.corpus_dir.trim() === '' && config.data_dirs.length === 0) {
+      context.addIssue({ code: 'custom', path: ['corpus_dir'], message: "set corpus_dir or data_dirs: the folder(s) holding the items' documents" });
+    }
+  });
+
+/** The config as written (defaults optional). */
+export type OfficeQaConfigInput = z.input<typeof officeQaConfigSchema>;
+/** The config after parsing, every default filled in. */
+export type OfficeQaConfig = z.output<typeof officeQaConfigSchema>;
+
+/** Parses a config section, throwing a `config-invalid` SkillOptError that lists every problem. */
+export function parseOfficeQaConfig(input: unknown): OfficeQaConfig {
+  return parseEnvironmentConfig(officeQaConfigSchema, input, 'officeqa');
+}

@@ -1,0 +1,233 @@
+import path from 'node:path';
+import { createSplitSource } from '@skillopt/env-kit';
+import {
+  addUsage,
+  ERROR_CODES,
+  SkillOptError,
+  SPECIFICATION_VERSION,
+  type Environment,
+  type Message,
+  type RolloutContext,
+  type RolloutResult,
+  type TaskItem,
+  type ToolCall,
+  type TrajectoryTurn,
+  type Usage,
+} from '@skillopt/contract';
+import { parseOfficeQaConfig, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
+import { locateItemDocuments, resolveDocumentRoots } from './corpus.js';
+import { scoreOfficeQaReply, type OfficeQaScore } from './evaluator.js';
+import initialSkillText from './initial-skill.md';
+import { generateBefore, startItemDeadline, untilAborted } from './item-deadline.js';
+import { OFFICEQA_TASK_TYPES, officeQaItemMapper, type OfficeQaTaskItem } from './items.js';
+import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { OFFICEQA_TOOLS, runOfficeQaTool } from './tools.js';
+
+/** The env's id: what `env.name` says in a config. */
+export const OFFICEQA_ENVIRONMENT_ID = 'officeqa';
+
+/** The initial skill shipped with the package (markdown). */
+export const OFFICEQA_INITIAL_SKILL: string = initialSkillText;
+
+/** How much of each tool result the trajectory keeps (the model itself got the whole result). */
+export const TRAJECTORY_TOOL_OUTPUT_CHARS = 600;
+
+/** The failure reason of an item whose model was still calling tools on its last allowed call. */
+export const TURN_LIMIT_REASON = 'turn limit reached';
+
+function formatScore(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+}
+
+/** Shortens a text for the trajectory, saying how much was left out. */
+export function shortenForTrajectory(text: string, maxCharacters = TRAJECTORY_TOOL_OUTPUT_CHARS): string {
+  return text.length <= maxCharacters ? text : `${text.slice(0, maxCharacters)} [... ${text.length - maxCharacters} more characters]`;
+}
+
+/** A tool call as one line of text: `grep({"pattern":"receipts"})`. */
+export function describeToolCall(call: ToolCall): string {
+  let input: string;
+  try {
+    input = JSON.stringify(call.input ?? null);
+  } catch {
+    input = String(call.input);
+  }
+  return `${call.toolName}(${input})`;
+}
+
+/** The evaluator's feedback as the optimizer reads it: what was scored, against what, and why it failed. */
+export function describeEvaluation(score: OfficeQaScore, reference: string): string {
+  const where =
+    score.source === 'tag'
+      ? 'from the first <answer> tag'
+      : score.source === 'last-line'
+        ? 'no <answer> tag found; taken from the last non-empty line'
+        : 'the reply was empty';
+  return [
+    'Evaluation',
+    `Extracted answer: ${JSON.stringify(score.prediction)} (${where})`,
+    `Reference answer: ${JSON.stringify(reference)}`,
+    `Exact match: ${score.em}   Token F1: ${formatScore(score.f1)}`,
+    score.failureReason === undefined ? 'Verdict: correct' : `Verdict: wrong: ${score.failureReason}`,
+  ].join('\n');
+}
+
+function asOfficeQaItem(item: TaskItem): OfficeQaTaskItem {
+  const files = (item as { files?: unknown }).files;
+  if (typeof item.question !== 'string' || !Array.isArray(item.references) || item.references.length === 0 || !Array.isArray(files)) {
+    throw new SkillOptError({
+      code: ERROR_CODES.dataInvalid,
+      category: 'user',
+      message: `officeqa item ${item.id} has no question, references or files; load items with this env's loadSplit`,
+      details: { id: item.id },
+    });
+  }
+  return item as OfficeQaTaskItem;
+}
+const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
+
+/**
+ * Rolls one item out: a tool loop of at most `max_tool_turns` target calls (`purpose: 'rollout'`).
+ * A reply with tool calls gets them run against the item's own documents and answered in a tool
+ * message; the first reply without tool calls is the answer, scored by exact match (hard) and
+ * token F1 (soft). A model still calling tools on its last allowed call fails the item ("turn limit
+ * reached", scored 0: a task outcome). Errors of the target, the run's abort and the item's
+ * `exec_timeout` (a retryable provider-timeout) propagate: they are never scored.
+ */
+export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
+  const { target, signal, skill } = context;
+  signal.throwIfAborted();
+  if (target.kind !== 'chat') {
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: 'officeqa drives a chat model with tools; this run gave it an agent harness as the target',
+      details: { targetKind: target.kind },
+    });
+  }
+  const item = asOfficeQaItem(taskItem);
+  const reference = item.references[0] as string;
+  const started = Date.now();
+  const deadline = startItemDeadline(signal, config.exec_timeout * 1000, target.model, item.id);
+  try {
+    const roots = await untilAborted(resolveDocumentRoots(documentFolders(config)), deadline.signal);
+    const documents = await untilAborted(locateItemDocuments(item.id, item.files, roots), deadline.signal);
+    const userPrompt = buildUserPrompt(item.question, item.files, item.sourceDocs);
+    const messages: Message[] = [
+      { role: 'system', content: buildSystemPrompt(skill) },
+      { role: 'user', content: userPrompt },
+    ];
+    const turns: TrajectoryTurn[] = [{ role: 'user', content: userPrompt }];
+    let usage = ZERO_USAGE;
+    let toolCallCount = 0;
+    let toolErrorCount = 0;
+    let finalReply: string | undefined;
+    let finishReason: string | undefined;
+    let modelCalls = 0;
+
+    while (modelCalls < config.max_tool_turns) {
+      // The messages are copied: the conversation grows after the call, and a provider (or a test double) may keep the request.
+      const reply = await generateBefore(
+        target.model,
+        { messages: [...messages], tools: [...OFFICEQA_TOOLS], maxOutputTokens: config.max_completion_tokens, purpose: 'rollout' },
+        deadline.signal,
+      );
+      modelCalls += 1;
+      usage = addUsage(usage, reply.usage);
+      finishReason = reply.finishReason;
+      const calls = reply.toolCalls ?? [];
+      if (calls.length === 0) {
+        finalReply = reply.text;
+        turns.push({ role: 'assistant', content: reply.text });
+        break;
+      }
+      const callLines = calls.map((call) => `[tool call] ${describeToolCall(call)}`).join('\n');
+      turns.push({
+        role: 'assistant',
+        content: reply.text.trim() === '' ? callLines : `${reply.text.trim()}\n${callLines}`,
+        toolName: [...new Set(calls.map((call) => call.toolName))].join(', '),
+      });
+      if (modelCalls >= config.max_tool_turns) break;
+      messages.push({
+        role: 'assistant',
+        content: [
+          ...(reply.text.trim() === '' ? [] : [{ type: 'text' as const, text: reply.text }]),
+          ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
+        ],
+      });
+      const results = [];
+      for (const call of calls) {
+        deadline.signal.throwIfAborted();
+        const outcome = await untilAborted(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
+        toolCallCount += 1;
+        if (outcome.isError) toolErrorCount += 1;
+        results.push({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, ...(outcome.isError ? { isError: true } : {}) });
+        turns.push({ role: 'tool', toolName: call.toolName, content: `${outcome.isError ? '[error] ' : ''}${shortenForTrajectory(outcome.output)}` });
+      }
+      messages.push({ role: 'tool', content: results });
+    }
+
+    const durationMs = Date.now() - started;
+    const common = {
+      id: item.id,
+      taskType: item.taskType,
+      reference,
+      usage,
+      durationMs,
+    };
+    const details = { modelCalls, toolCalls: toolCallCount, toolErrors: toolErrorCount, finishReason, files: item.files };
+    if (finalReply === undefined) {
+      const failureReason = `${TURN_LIMIT_REASON}: the model was still calling tools after ${modelCalls} model calls (max_tool_turns ${config.max_tool_turns}) and gave no answer`;
+      turns.push({ role: 'environment', content: `Evaluation\nNo answer: ${failureReason}\nReference answer: ${JSON.stringify(reference)}\nVerdict: wrong` });
+      return {
+        status: 'scored',
+        ...common,
+        hard: 0,
+        soft: 0,
+        prediction: '',
+        trajectory: { turns, failureReason },
+        details: { ...details, em: 0, f1: 0, answerSource: 'none', turnLimitReached: true },
+      };
+    }
+    const score = scoreOfficeQaReply(finalReply, reference);
+    turns.push({ role: 'environment', content: describeEvaluation(score, reference) });
+    return {
+      status: 'scored',
+      ...common,
+      hard: score.hard,
+      soft: score.soft,
+      prediction: score.prediction,
+      trajectory: score.failureReason === undefined ? { turns } : { turns, failureReason: score.failureReason },
+      details: { ...details, em: score.em, f1: score.f1, answerSource: score.source, turnLimitReached: false },
+    };
+  } finally {
+    deadline.dispose();
+  }
+}
+
+/** The document folders of a config, `corpus_dir` first. */
+export function documentFolders(config: Pick<OfficeQaConfig, 'corpus_dir' | 'data_dirs'>): string[] {
+  return [...(config.corpus_dir.trim() === '' ? [] : [config.corpus_dir]), ...config.data_dirs];
+}
+
+/** The OfficeQA environment for a config section (validated here, so a raw object works too). */
+export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaConfig = {}): Environment {
+  const parsed = parseOfficeQaConfig(input);
+  // Document folders are resolved once, against the working directory at creation.
+  const config: OfficeQaConfig = {
+    ...parsed,
+    corpus_dir: parsed.corpus_dir.trim() === '' ? '' : path.resolve(parsed.corpus_dir),
+    data_dirs: parsed.data_dirs.map((folder) => path.resolve(folder)),
+  };
+  const splits = createSplitSource(config, officeQaItemMapper);
+
+  return {
+    specificationVersion: SPECIFICATION_VERSION,
+    id: OFFICEQA_ENVIRONMENT_ID,
+    targetKinds: ['chat'],
+    taskTypes: OFFICEQA_TASK_TYPES,
+    initialSkill: async () => OFFICEQA_INITIAL_SKILL,
+    loadSplit: (split) => splits.load(split),
+    rollout: (item, context) => rolloutOfficeQaItem(config, item, context),
+  };
+}

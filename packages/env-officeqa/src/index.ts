@@ -1,0 +1,39 @@
+// @skillopt/env-officeqa: questions over office documents, answered with a tool loop (glob, read,
+// grep) confined to each item's own files, scored by OfficeQA exact match (hard) and token F1 (soft).
+import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { officeQaConfigSchema, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
+import { createOfficeQaEnvironment, OFFICEQA_ENVIRONMENT_ID } from './environment.js';
+
+export * from './config.js';
+export * from './corpus.js';
+export * from './evaluator.js';
+export * from './items.js';
+export * from './prompt.js';
+export * from './tools.js';
+export {
+  createOfficeQaEnvironment,
+  describeEvaluation,
+  describeToolCall,
+  documentFolders,
+  OFFICEQA_ENVIRONMENT_ID,
+  OFFICEQA_INITIAL_SKILL,
+  rolloutOfficeQaItem,
+  shortenForTrajectory,
+  TRAJECTORY_TOOL_OUTPUT_CHARS,
+  TURN_LIMIT_REASON,
+} from './environment.js';
+
+/** What `skillopt train` reads to find, configure and check this env. */
+export const manifest: PackageManifest<'env', OfficeQaConfig> = {
+  kind: 'env',
+  id: OFFICEQA_ENVIRONMENT_ID,
+  specificationVersion: SPECIFICATION_VERSION,
+  configSchema: officeQaConfigSchema,
+  description:
+    'OfficeQA: questions over office documents, answered with glob/read/grep tools confined to each item\'s files; hard = exact match, soft = token F1 (OfficeQA normalisation).',
+};
+
+/** The package's factory: `config` is the run config's `env` section. */
+export function createEnvironment(config: OfficeQaConfigInput | OfficeQaConfig = {}): Environment {
+  return createOfficeQaEnvironment(config);
+}

@@ -1,0 +1,27 @@
+/**
+ * What the target reads: the skill as its system prompt under `# Skill`, then the fixed task
+ * instructions under `# Task` (the tools and the answer format); a user message with the question,
+ * the item's documents and, when the item has them, its source-page hints. The gold answer never
+ * appears in either.
+ */
+
+/** The fixed part of the system prompt. */
+export const TASK_INSTRUCTIONS = [
+  'Answer the question in the user message from the documents listed there.',
+  'You can call three tools, which see only those documents: `glob` lists document names, `grep` finds lines matching a regular expression, `read` returns numbered lines of one document.',
+  'Look figures up in the documents rather than relying on memory.',
+  'When you are done, reply without calling a tool and put your final answer inside <answer></answer>.',
+].join(' ');
+
+/** The system prompt: the skill (when there is one) under a heading, then the task instructions. */
+export function buildSystemPrompt(skill: string): string {
+  const trimmed = skill.trim();
+  return trimmed === '' ? TASK_INSTRUCTIONS : `# Skill\n\n${trimmed}\n\n# Task\n\n${TASK_INSTRUCTIONS}`;
+}
+
+/** The user message: `## Question`, `## Documents` (the item's file names) and `## Source hints` (its page URLs, when present). */
+export function buildUserPrompt(question: string, files: readonly string[], sourceDocs: readonly string[] = []): string {
+  const sections = [`## Question\n\n${question}`, `## Documents\n\n${files.map((file) => `- ${file}`).join('\n')}`];
+  if (sourceDocs.length > 0) sections.push(`## Source hints\n\nThe answer comes from these pages:\n${sourceDocs.map((url) => `- ${url}`).join('\n')}`);
+  return sections.join('\n\n');
+}
