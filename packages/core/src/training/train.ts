@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
@@ -165,6 +166,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     }
     const summary = await finishRun(context, state, sizes, targetModel, options.optimizer);
     await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+    // The rollouts' scratch directories are gone by now; their parent has no use after the run.
+    await rm(store.pathOf('work'), { recursive: true, force: true });
     return summary;
   } catch (error) {
     const reason = stopReason(error, signal);

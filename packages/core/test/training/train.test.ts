@@ -57,6 +57,8 @@ describe('train', () => {
     // Every artifact of the run directory is there.
     for (const file of ['config.json', 'runtime_state.json', 'history.json', 'summary.json', 'events.jsonl', 'ledger.json', 'skills/skill_v0000.md', 'steps/step_0001/step_record.json'])
       expect(() => readFileSync(path.join(directory, file))).not.toThrow();
+    // The rollouts' scratch space does not outlive the run.
+    expect(() => readFileSync(path.join(directory, 'work'))).toThrow(/ENOENT/);
     const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
     expect(ledger.totals.byRole.optimizer.calls).toBeGreaterThan(0);
     expect(ledger.totals.byRole.target.calls).toBeGreaterThan(0);
