@@ -223,10 +223,23 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
     reasoning:
       `${context.label}: read ${trajectories.length} failed trajectories. ` +
       (causes.length > 0 ? `Shared causes: ${causes.join('; ')}.` : 'No shared procedural cause: the failures look like one-off factual mistakes.'),
-    edits: edits.slice(0, maxEdits),
+    edits: withoutRejected(prompt, edits).slice(0, maxEdits),
   };
   if (/"appendixNotes"/.test(prompt)) reply.appendixNotes = lapses.map((lapse) => `Follow the existing rule about ${CLASS_DESCRIPTIONS[lapse]}: it was ignored.`);
   return reply;
+}
+
+/**
+ * Edits the prompt lists as already tried and rejected are not proposed again, as the prompt asks
+ * (a real model mostly complies): the rule's text, without its bullet, is looked for in that section.
+ */
+function withoutRejected(prompt: string, edits: readonly ProposedEdit[]): ProposedEdit[] {
+  const rejected = sectionBetween(prompt, '## Edits already tried and rejected', ['## ']) ?? '';
+  if (rejected === '') return [...edits];
+  return edits.filter((edit) => {
+    const rule = (edit.content ?? '').replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').trim();
+    return rule === '' || !rejected.includes(rule);
+  });
 }
 
 function reflectOnSuccesses(context: StageContext): Record<string, unknown> {

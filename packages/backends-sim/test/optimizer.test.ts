@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChatModel, TaskItem } from '@skillopt/contract';
-import { createAnswerKey, createSimulatedModel, detectStage, readSkillRules, USELESS_RULE_PHRASINGS, type FailureClass } from '../src/index';
+import { createAnswerKey, createSimulatedModel, detectStage, GOOD_RULE_PHRASINGS, readSkillRules, USELESS_RULE_PHRASINGS, type FailureClass } from '../src/index';
 import { extract, GOOD_SKILL, hardScore, INITIAL_SKILL, syntheticItems, systemPrompt, userPrompt } from './helpers';
 import {
   appendixConsolidatePrompt,
@@ -96,6 +96,21 @@ describe('the simulated optimizer', () => {
     const addressed = new Set(reply.edits.flatMap((edit) => [...readSkillRules(edit.content ?? '').fixes]));
     expect([...addressed].sort()).toEqual([...present].sort());
     for (const edit of reply.edits) expect(['append', 'insert_after']).toContain(edit.op);
+  });
+
+  it('does not propose again an edit the prompt lists as already tried and rejected', async () => {
+    const failed = (await rollout(INITIAL_SKILL, items)).filter((trajectory) => trajectory.hard === 0);
+    const prompt = reflectFailurePrompt(INITIAL_SKILL, failed, 7);
+    const classesOf = (edits: ReadonlyArray<{ content?: string | null }>) => new Set(edits.flatMap((edit) => [...readSkillRules(edit.content ?? '').fixes]));
+    expect(classesOf(parseReply(await call(optimizer(), prompt), reflectReply).edits).has('number-words')).toBe(true);
+    // Every wording of the digits rule was tried and refused: none is proposed again.
+    const rejectedSection =
+      '## Edits already tried and rejected\n\nThese edits were applied in earlier steps and made the skill score worse on validation tasks. Do not propose them again.\n\n' +
+      GOOD_RULE_PHRASINGS['number-words'].map((rule, index) => `- step ${index + 1}, score 0.500 -> 0.400: append: ${JSON.stringify(`- ${rule}`)}`).join('\n') +
+      '\n\n';
+    const second = parseReply(await call(optimizer(), prompt.replace('## Current skill', `${rejectedSection}## Current skill`)), reflectReply).edits;
+    expect(classesOf(second).has('number-words')).toBe(false);
+    expect(second.length).toBeGreaterThan(0);
   });
 
   it('keeps to the edit budget, most frequent causes first', async () => {
