@@ -98,6 +98,8 @@ function describeEstimate(config: SkillOptConfig, splitSizes: { train: number; v
     failureOnly: config.gradient.failure_only,
     updateMode: config.optimizer.skill_update_mode,
     lrControlMode: config.optimizer.lr_control_mode,
+    // This trainer rolls out the initial and the best skill on the test split (not a third, final one).
+    testEvaluations: 2,
   });
   return (
     `Estimate: at most about ${estimate.perRun.optimizerCalls} optimizer calls and ${estimate.perRun.targetEpisodes} target episodes ` +

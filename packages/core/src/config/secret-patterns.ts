@@ -49,13 +49,3 @@ export const SECRET_VALUE_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement
   // JSON Web Tokens (Azure AD access tokens among them): three base64url parts starting with `eyJ`.
   { pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replacement: '[redacted]' },
 ];
-
-/** Whether a string contains something shaped like a key or a bearer credential. */
-export function looksLikeSecretValue(text: string): boolean {
-  return SECRET_VALUE_PATTERNS.some(({ pattern }) => {
-    pattern.lastIndex = 0;
-    const found = pattern.test(text);
-    pattern.lastIndex = 0;
-    return found;
-  });
-}

@@ -11,8 +11,10 @@ import { checkedRelativePath } from './run-directory-layout.js';
  *   commit is detected instead of silently trained on;
  * - scores are `number | null`, where null means "not evaluated yet". Upstream's `value or -1.0`
  *   turned a real 0.0 into "no baseline" and re-ran it (weak spot 1); here 0 stays 0;
- * - the rejected-edit buffer, scheduler and RNG state are stored, so a resume continues the same
- *   trajectory instead of starting those afresh (weak spots 3 and 26);
+ * - the rejected-edit buffer is stored, so a resume continues with what the interrupted run had
+ *   learned (weak spot 26); the learning rate and the batch order are pure functions of the global
+ *   step and the seed, so they need no state (weak spot 3). `scheduler` and `rng` stay null unless
+ *   a future trainer keeps state of its own there;
  * - hard and soft selection scores are kept next to the gate score instead of being confused
  *   with it (weak spot 16), and the baseline survives a resume.
  */

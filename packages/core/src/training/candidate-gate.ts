@@ -18,7 +18,7 @@ export function selectionScoresOf(context: TrainingContext, skill: string, summa
 
 export interface CandidateGateResult {
   decision: GateDecision | PairedGateDecision;
-  /** The candidate's scores on the selection items it was evaluated on. */
+  /** The candidate's scores: on the whole selection split when accepted, else on the items it was evaluated on. */
   candidateScores: SelectionScores;
 }
 
@@ -54,7 +54,11 @@ export async function gateCandidate(
       },
       incumbentResults: async (items) => (await evaluateInRun(context, incumbentSkill, items, 'selection')).items,
     });
-    candidateScores = selectionScoresOf(context, candidateSkill, summarizeScores(candidateItems));
+    // An early accept saw part of the split; the best skill is chosen on whole-split scores, so an
+    // accepted candidate is scored on every item (the next gate needs those results anyway).
+    candidateScores = decision.accepted
+      ? selectionScoresOf(context, candidateSkill, (await evaluateInRun(context, candidateSkill, selection, 'selection')).summary)
+      : selectionScoresOf(context, candidateSkill, summarizeScores(candidateItems));
   } else {
     const incumbent = await evaluateInRun(context, incumbentSkill, selection, 'selection');
     const candidate = await evaluateInRun(context, candidateSkill, selection, 'selection');

@@ -22,12 +22,13 @@ async function markDone(context: TrainingContext, state: TrainerState, epoch: nu
  * (`changed`: only items whose outcome flipped; `unchanged`: only those whose did not). Both rollouts go through the cache, so a
  * skill that did not change costs nothing the second time.
  */
-async function longitudinalPairs(context: TrainingContext, state: TrainerState, epoch: number): Promise<{ previousSkill: string; pairs: ResultPair[] }> {
+async function longitudinalPairs(context: TrainingContext, state: TrainerState, epoch: number): Promise<{ previousSkill: string; currentSkill: string; pairs: ResultPair[] }> {
   const { config, store } = context;
   const previousSkill = await store.readSkill((state.previousEpochSkill as NonNullable<TrainerState['previousEpochSkill']>).skillPath);
+  const currentSkill = await store.readSkill((state.epochEndBaseSkill ?? state.current.reference).skillPath);
   const sample = seededShuffle(context.splits.train, config.train.seed + epoch * 2000).slice(0, config.optimizer.slow_update_samples);
   const previous = await evaluateInRun(context, previousSkill, sample, 'slow-update');
-  const current = await evaluateInRun(context, state.current.text, sample, 'slow-update');
+  const current = await evaluateInRun(context, currentSkill, sample, 'slow-update');
   const policy = config.optimizer.longitudinal_pair_policy;
   const pairs: ResultPair[] = [];
   previous.items.forEach((previousItem, index) => {
@@ -37,7 +38,7 @@ async function longitudinalPairs(context: TrainingContext, state: TrainerState, 
     const changed = isPassingHardScore(previousItem.hard) !== isPassingHardScore(currentItem.hard);
     if (policy === 'mixed' || (policy === 'changed') === changed) pairs.push({ previous: previousItem.result as ScoredRollout, current: currentItem.result });
   });
-  return { previousSkill, pairs };
+  return { previousSkill, currentSkill, pairs };
 }
 
 /**
@@ -56,9 +57,11 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
   const position = { epoch, step: context.stepsPerEpoch, globalStep: Math.max(1, state.lastCompletedStep) };
 
   if (state.previousEpochSkill !== null && (wantsSlowUpdate || wantsMetaSkill)) {
-    const { previousSkill, pairs } = await longitudinalPairs(context, state, epoch);
+    // The skill these stages compare is fixed when they begin, and committed with their markers.
+    state.epochEndBaseSkill ??= state.current.reference;
+    const { previousSkill, currentSkill, pairs } = await longitudinalPairs(context, state, epoch);
     if (wantsSlowUpdate) {
-      const slowUpdate = await synthesizeSlowUpdate({ model: optimizer, signal, previousSkill, currentSkill: state.current.text, pairs });
+      const slowUpdate = await synthesizeSlowUpdate({ model: optimizer, signal, previousSkill, currentSkill, pairs });
       if (slowUpdate.attempts > 0) context.counters.waves += 1;
       if (!slowUpdate.ok) recordStageFailure(context, slowUpdate.stage, slowUpdate.reason, { epoch, globalStep: position.globalStep });
       else if (slowUpdate.value.skipped === undefined && slowUpdate.value.skill !== state.current.text) {
@@ -90,7 +93,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
         model: optimizer,
         signal,
         previousSkill,
-        currentSkill: state.current.text,
+        currentSkill,
         previousMetaSkill: state.metaSkill,
         pairs,
         readByLaterSteps: !isLastEpoch,
@@ -107,6 +110,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
   // Rejected edits are remembered within an epoch: the next epoch's skill may make one worth trying again.
   state.rejectedEdits.clear();
   state.previousEpochSkill = state.current.reference;
+  state.epochEndBaseSkill = null;
   await markDone(context, state, epoch, EPOCH_CLOSED);
   context.events.emit({ type: 'epoch-finished', epoch, bestScore: state.best.scores.score ?? 0 });
 }

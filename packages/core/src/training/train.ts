@@ -136,6 +136,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     });
 
     const state = resumed ? await fromRuntimeState(store, store.state!) : await startFresh(context, options.initialSkill ?? (await environment.initialSkill()));
+    // From here on the counters live in the state, so every commit persists them.
+    context.counters = state.counters;
     for (let epoch = 1; epoch <= config.train.num_epochs; epoch += 1) {
       const firstStepOfEpoch = (epoch - 1) * stepsPerEpoch + 1;
       if (state.lastCompletedStep < firstStepOfEpoch) emit({ type: 'epoch-started', epoch });
@@ -147,6 +149,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
         if (signal.aborted) throw signal.reason;
         await store.clearUncommittedStep(globalStep);
         ledger.setGlobalStep(globalStep);
+        const excludedBefore = context.counters.excluded.length;
         const record = await runTrainingStep(context, state, { epoch, step, globalStep });
         ledger.setGlobalStep(undefined);
         Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
@@ -159,11 +162,14 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
           globalStep,
           accepted: record.outcome === 'accepted',
           bestScore: state.best.scores.score ?? 0,
-          excludedItems: context.counters.excluded.length,
+          excludedItems: context.counters.excluded.length - excludedBefore,
         });
       }
+      // Epoch-end stages and the final evaluation spend too: a spent budget stops before them.
+      ledger.assertWithinBudget();
       await runEpochEnd(context, state, epoch);
     }
+    ledger.assertWithinBudget();
     const summary = await finishRun(context, state, sizes, targetModel, options.optimizer);
     await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
@@ -205,6 +211,8 @@ async function startFresh(context: TrainingContext, initialSkill: string): Promi
     completedEpochEndStages: [],
     acceptedCandidates: 0,
     rejectedCandidates: 0,
+    epochEndBaseSkill: null,
+    counters: context.counters,
   };
   await store.commitRuntimeState(toRuntimeState(state));
   return state;

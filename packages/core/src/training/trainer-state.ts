@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ROLLOUT_PHASES } from '@skillopt/contract';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { RunStore } from '../run-store/run-store.js';
+import type { TrainingCounters } from './training-context.js';
 import { skillReferenceSchema, type RuntimeState, type RuntimeStateInput, type SelectionScores, type SkillReference } from '../run-store/runtime-state.js';
 
 /** A skill the run holds, with where it is stored and how it scored on the selection split. */
@@ -27,9 +29,34 @@ export interface TrainerState {
   completedEpochEndStages: RuntimeState['completedEpochEndStages'];
   acceptedCandidates: number;
   rejectedCandidates: number;
+  /**
+   * The current skill as it stood when this epoch's end-of-epoch stages began: the slow update
+   * replaces `current`, and a resumed meta skill must compare the same skills it would have.
+   */
+  epochEndBaseSkill: SkillReference | null;
+  /** The run's counters (exclusions, stage failures, rollouts, waves), kept across resumes. */
+  counters: TrainingCounters;
 }
 
 /** Trainer state runtime_state.json has no field of its own for. */
+const countersSchema = z.strictObject({
+  rolloutsRun: z.int().nonnegative(),
+  cacheHits: z.int().nonnegative(),
+  retries: z.int().nonnegative(),
+  excluded: z.array(
+    z.strictObject({
+      status: z.literal('excluded'),
+      itemId: z.string(),
+      sampleIndex: z.int().nonnegative(),
+      error: z.strictObject({ code: z.string(), message: z.string() }),
+      attempts: z.int().nonnegative(),
+      phase: z.enum(ROLLOUT_PHASES),
+    }),
+  ),
+  waves: z.int().nonnegative(),
+  stageFailures: z.array(z.strictObject({ globalStep: z.int().positive().nullable(), stage: z.string(), reason: z.string() })),
+});
+
 const additionalStateSchema = z.strictObject({
   initialSkill: skillReferenceSchema,
   initialScores: z.strictObject({ score: z.number().nullable(), selectionHard: z.number().nullable(), selectionSoft: z.number().nullable() }),
@@ -38,6 +65,8 @@ const additionalStateSchema = z.strictObject({
   acceptedCandidates: z.int().nonnegative(),
   rejectedCandidates: z.int().nonnegative(),
   rejectedEditBufferSize: z.int().positive(),
+  epochEndBaseSkill: skillReferenceSchema.nullable(),
+  counters: countersSchema,
 });
 
 export function toRuntimeState(state: TrainerState): RuntimeStateInput {
@@ -49,6 +78,8 @@ export function toRuntimeState(state: TrainerState): RuntimeStateInput {
     acceptedCandidates: state.acceptedCandidates,
     rejectedCandidates: state.rejectedCandidates,
     rejectedEditBufferSize: state.rejectedEdits.maxEntries,
+    epochEndBaseSkill: state.epochEndBaseSkill,
+    counters: state.counters,
   };
   return {
     lastCompletedStep: state.lastCompletedStep,
@@ -86,6 +117,8 @@ export async function fromRuntimeState(store: RunStore, runtime: RuntimeState): 
     completedEpochEndStages: runtime.completedEpochEndStages,
     acceptedCandidates: additional.acceptedCandidates,
     rejectedCandidates: additional.rejectedCandidates,
+    epochEndBaseSkill: additional.epochEndBaseSkill,
+    counters: additional.counters,
   };
 }
 

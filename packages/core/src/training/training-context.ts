@@ -42,6 +42,7 @@ export interface TrainingContext {
   splits: TrainingSplits;
   stepsPerEpoch: number;
   totalSteps: number;
+  /** The trainer state's counters once a state exists (fresh or resumed): one object, persisted with it. */
   counters: TrainingCounters;
   /** The command that resumes this run, for messages. */
   resumeCommand: string;
@@ -63,6 +64,7 @@ export async function evaluateInRun(
   sampleIndex = 0,
 ): Promise<SkillEvaluation> {
   const { config } = context;
+  const targetModel = context.target.kind === 'chat' ? context.target.model : context.target.runner;
   const evaluation = await evaluateSkill({
     environment: context.environment,
     skill,
@@ -75,7 +77,11 @@ export async function evaluateInRun(
     signal: context.signal,
     phase,
     workDirectory: context.store.pathOf('work'),
-    onItem: (report) => context.events.emit({ type: 'item-rolled-out', ...report }),
+    onItem: (report) => {
+      // A rollout served from the cache is in the ledger too, as a hit: no call, no cost.
+      if (report.cached) context.ledger.record({ role: 'target', purpose: 'rollout', provider: targetModel.provider, modelId: targetModel.modelId, latencyMs: 0, cacheHit: true });
+      context.events.emit({ type: 'item-rolled-out', ...report });
+    },
   });
   context.counters.rolloutsRun += evaluation.counters.rolloutsRun;
   context.counters.cacheHits += evaluation.counters.cacheHits;

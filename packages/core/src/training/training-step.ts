@@ -5,8 +5,10 @@ import {
   chooseLearningRate,
   consolidateAppendix,
   reflect,
+  scheduledLearningRate,
   selectEdits,
   updateSkill,
+  type LearningRateSchedule,
   type SkillUpdateOptions,
   type StageFailure,
 } from '@skillopt/optimizer';
@@ -71,7 +73,11 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     seed: config.train.seed,
   });
   const learningRateCeiling = config.optimizer.learning_rate;
-  context.events.emit({ type: 'step-started', ...position, itemIds: batches.flat().map((item) => item.id), learningRate: learningRateCeiling });
+  const schedule = learningRateSchedule(config);
+  const scheduleSettings = { schedule, maxLearningRate: learningRateCeiling, minLearningRate: config.optimizer.min_learning_rate, totalSteps: context.totalSteps };
+  // An autonomous rate is decided later in the step; until then the ceiling is what is known.
+  const announcedRate = schedule === 'autonomous' ? learningRateCeiling : scheduledLearningRate({ ...scheduleSettings, schedule }, globalStep);
+  context.events.emit({ type: 'step-started', ...position, itemIds: batches.flat().map((item) => item.id), learningRate: announcedRate });
   const results: ScoredRollout[] = [];
   const trainScores: Array<{ hard: number; soft: number; scored: number; excluded: number }> = [];
   for (const batch of batches) {
@@ -127,12 +133,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     signal,
     skill: state.current.text,
     edits: merged,
-    settings: {
-      schedule: config.optimizer.lr_scheduler,
-      maxLearningRate: learningRateCeiling,
-      minLearningRate: config.optimizer.min_learning_rate,
-      totalSteps: context.totalSteps,
-    },
+    settings: scheduleSettings,
     globalStep,
     evidence: { rolloutCount: results.length, meanHard: mean(results.map((result) => result.hard)), meanSoft: mean(results.map((result) => result.soft)) },
     ...promptContext,
@@ -200,6 +201,11 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   state.current = { text: candidate, reference, scores: candidateScores, origin: `step_${String(globalStep).padStart(4, '0')}` };
   if (beatsBest(candidateScores, state.best.scores)) state.best = { ...state.current, step: globalStep };
   return finish('accepted', { gate });
+}
+
+/** `lr_control_mode: autonomous` (the original's switch) or `lr_scheduler: autonomous` lets the optimizer decide. */
+function learningRateSchedule(config: TrainingContext['config']): LearningRateSchedule {
+  return config.optimizer.lr_control_mode === 'autonomous' ? 'autonomous' : config.optimizer.lr_scheduler;
 }
 
 function mean(values: readonly number[]): number {

@@ -62,6 +62,8 @@ describe('train', () => {
     const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
     expect(ledger.totals.byRole.optimizer.calls).toBeGreaterThan(0);
     expect(ledger.totals.byRole.target.calls).toBeGreaterThan(0);
+    // Rollouts served from the rollout cache are in the ledger as hits, at no cost.
+    expect(ledger.totals.byRole.target.cacheHits).toBe(summary.rollouts.cacheHits);
   });
 
   it('gives the same best skill for the same seed', async () => {
@@ -216,5 +218,12 @@ describe('train', () => {
     expect(best).toContain(GOOD_RULE);
     expect(best).toContain('Check the answer is written the way the rules ask.');
     expect(best).toContain('<!-- APPENDIX_START -->');
+  });
+
+  it('lets the optimizer decide the learning rate under lr_control_mode: autonomous', async () => {
+    const { directory } = await uninterruptedRun(trainingConfig({ optimizer: { lr_control_mode: 'autonomous', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
+    expect(ledger.totals.byPurpose['lr-decide'].calls).toBeGreaterThan(0);
+    expect(readBestSkill(directory)).toContain(GOOD_RULE);
   });
 });
