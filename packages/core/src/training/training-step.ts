@@ -89,68 +89,81 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   if (results.length === 0) return finish('nothing-scored', { reason: 'every training rollout of this step failed for infrastructure reasons; nothing to reflect on' });
 
   const promptContext = { metaSkill: state.metaSkill, rejectedEdits: state.rejectedEdits.render() };
-  const reflection = await reflect({
-    model: optimizer,
-    signal,
-    skill: state.current.text,
-    results,
-    minibatchSize: config.gradient.minibatch_size,
-    maxEditsPerAnalyst: learningRateCeiling,
-    failureOnly: config.gradient.failure_only,
-    concurrency: config.gradient.analyst_workers,
-    ...(config.optimizer.use_skill_aware_reflection
-      ? { appendixNoteSources: config.optimizer.skill_aware_appendix_source === 'failure_only' ? ('failure-only' as const) : ('both' as const) }
-      : {}),
-    ...promptContext,
-  });
-  countStage({ attempts: reflection.calls, usage: reflection.usage });
-  for (const failure of reflection.failures) recordStageFailure(context, failure.stage, failure.reason, { epoch: position.epoch, globalStep });
-  await store.writeStepArtifact(globalStep, 'reflection.json', reflection);
-  const patches = reflection.reports.map((report) => ({ kind: report.kind, edits: report.edits }));
-  const proposed = patches.reduce((total, patch) => total + patch.edits.length, 0);
-  context.events.emit({ type: 'edits-proposed', ...position, stage: 'reflect', count: proposed });
-  if (proposed === 0) return finish('no-edits', { reason: 'the analysts proposed no edit' });
+  // Reflect, aggregate, choose the learning rate and select: the edits the update applies.
+  const proposeEdits = async (): Promise<{ selected: Edit[]; appendixNotes: string[] } | StepRecord> => {
+    const reflection = await reflect({
+      model: optimizer,
+      signal,
+      skill: state.current.text,
+      results,
+      minibatchSize: config.gradient.minibatch_size,
+      maxEditsPerAnalyst: learningRateCeiling,
+      failureOnly: config.gradient.failure_only,
+      concurrency: config.gradient.analyst_workers,
+      ...(config.optimizer.use_skill_aware_reflection
+        ? { appendixNoteSources: config.optimizer.skill_aware_appendix_source === 'failure_only' ? ('failure-only' as const) : ('both' as const) }
+        : {}),
+      ...promptContext,
+    });
+    countStage({ attempts: reflection.calls, usage: reflection.usage });
+    for (const failure of reflection.failures) recordStageFailure(context, failure.stage, failure.reason, { epoch: position.epoch, globalStep });
+    await store.writeStepArtifact(globalStep, 'reflection.json', reflection);
+    const patches = reflection.reports.map((report) => ({ kind: report.kind, edits: report.edits }));
+    const proposed = patches.reduce((total, patch) => total + patch.edits.length, 0);
+    context.events.emit({ type: 'edits-proposed', ...position, stage: 'reflect', count: proposed });
+    if (proposed === 0) return finish('no-edits', { reason: 'the analysts proposed no edit' });
 
-  const aggregation = await aggregateEdits({
-    model: optimizer,
-    signal,
-    skill: state.current.text,
-    patches,
-    mergeBatchSize: config.gradient.merge_batch_size,
-    concurrency: config.gradient.analyst_workers,
-    ...promptContext,
-  });
-  optimizerUsage = addUsage(optimizerUsage, aggregation.usage);
-  optimizerCalls += aggregation.attempts;
-  const nonEmpty = (kind: 'failure' | 'success') => patches.filter((patch) => patch.kind === kind && patch.edits.length > 0).length;
-  if (aggregation.attempts > 0) context.counters.waves += aggregationWaves(nonEmpty('failure'), nonEmpty('success'), config.gradient.merge_batch_size);
-  if (!aggregation.ok) return failStage(aggregation);
-  const merged = aggregation.value.edits;
-  context.events.emit({ type: 'edits-proposed', ...position, stage: 'merge', count: merged.length });
+    const aggregation = await aggregateEdits({
+      model: optimizer,
+      signal,
+      skill: state.current.text,
+      patches,
+      mergeBatchSize: config.gradient.merge_batch_size,
+      concurrency: config.gradient.analyst_workers,
+      ...promptContext,
+    });
+    optimizerUsage = addUsage(optimizerUsage, aggregation.usage);
+    optimizerCalls += aggregation.attempts;
+    const nonEmpty = (kind: 'failure' | 'success') => patches.filter((patch) => patch.kind === kind && patch.edits.length > 0).length;
+    if (aggregation.attempts > 0) context.counters.waves += aggregationWaves(nonEmpty('failure'), nonEmpty('success'), config.gradient.merge_batch_size);
+    if (!aggregation.ok) return failStage(aggregation);
+    const merged = aggregation.value.edits;
+    context.events.emit({ type: 'edits-proposed', ...position, stage: 'merge', count: merged.length });
 
-  const learningRate = await chooseLearningRate({
-    model: optimizer,
-    signal,
-    skill: state.current.text,
-    edits: merged,
-    settings: scheduleSettings,
-    globalStep,
-    evidence: { rolloutCount: results.length, meanHard: mean(results.map((result) => result.hard)), meanSoft: mean(results.map((result) => result.soft)) },
-    ...promptContext,
-  });
-  countStage(learningRate);
-  if (!learningRate.ok) return failStage(learningRate);
-  // `none` lifts the limit: every merged edit may be applied.
-  const budget = config.optimizer.lr_control_mode === 'none' ? merged.length : learningRate.value.learningRate;
-  record.learningRate = budget;
+    const learningRate = await chooseLearningRate({
+      model: optimizer,
+      signal,
+      skill: state.current.text,
+      edits: merged,
+      settings: scheduleSettings,
+      globalStep,
+      evidence: { rolloutCount: results.length, meanHard: mean(results.map((result) => result.hard)), meanSoft: mean(results.map((result) => result.soft)) },
+      ...promptContext,
+    });
+    countStage(learningRate);
+    if (!learningRate.ok) return failStage(learningRate);
+    // `none` lifts the limit: every merged edit may be applied.
+    const budget = config.optimizer.lr_control_mode === 'none' ? merged.length : learningRate.value.learningRate;
+    record.learningRate = budget;
 
-  const selection = await selectEdits({ model: optimizer, signal, skill: state.current.text, edits: merged, learningRate: budget, ...promptContext });
-  countStage(selection);
-  if (!selection.ok) return failStage(selection);
-  const selected: Edit[] = selection.value.edits;
-  await store.writeStepArtifact(globalStep, 'ranked_edits.json', { learningRate: budget, ranked: selection.value.ranked, reasoning: selection.value.reasoning, edits: selected });
-  context.events.emit({ type: 'edits-proposed', ...position, stage: 'select', count: selected.length });
-  if (selected.length === 0) return finish('no-edits', { reason: `the learning rate of this step is ${budget}` });
+    const selection = await selectEdits({ model: optimizer, signal, skill: state.current.text, edits: merged, learningRate: budget, ...promptContext });
+    countStage(selection);
+    if (!selection.ok) return failStage(selection);
+    const chosen: Edit[] = selection.value.edits;
+    await store.writeStepArtifact(globalStep, 'ranked_edits.json', { learningRate: budget, ranked: selection.value.ranked, reasoning: selection.value.reasoning, edits: chosen });
+    context.events.emit({ type: 'edits-proposed', ...position, stage: 'select', count: chosen.length });
+    if (chosen.length === 0) return finish('no-edits', { reason: `the learning rate of this step is ${budget}` });
+    return { selected: chosen, appendixNotes: reflection.reports.flatMap((report) => report.appendixNotes) };
+  };
+  let selected: Edit[] = [];
+  let appendixNotes: string[] = [];
+  // A full rewrite works from the trajectories alone: no edits to propose, merge or rank.
+  if (config.optimizer.skill_update_mode !== 'full_rewrite_minibatch') {
+    const proposal = await proposeEdits();
+    if (!('selected' in proposal)) return proposal;
+    // A step record is a loose object, so the `in` check alone does not narrow the union.
+    ({ selected, appendixNotes } = proposal as { selected: Edit[]; appendixNotes: string[] });
+  }
 
   const updateOptions: SkillUpdateOptions =
     config.optimizer.skill_update_mode === 'patch'
@@ -165,7 +178,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   if (config.optimizer.use_skill_aware_reflection) {
     // Appendix notes go into the candidate, so the gate judges them with the edits: the original
     // let them bypass the gate, even from rejected steps.
-    candidate = addAppendixNotes(candidate, reflection.reports.flatMap((report) => report.appendixNotes)).skill;
+    candidate = addAppendixNotes(candidate, appendixNotes).skill;
     const consolidation = await consolidateAppendix({ model: optimizer, signal, skill: candidate, threshold: config.optimizer.skill_aware_consolidate_threshold });
     countStage(consolidation);
     if (!consolidation.ok) recordStageFailure(context, consolidation.stage, consolidation.reason, { epoch: position.epoch, globalStep });
@@ -193,7 +206,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   };
   if (!decision.accepted) {
     state.rejectedCandidates += 1;
-    state.rejectedEdits.record({ globalStep, edits: selected, scoreBefore: decision.incumbentScore, scoreAfter: decision.candidateScore });
+    if (selected.length > 0) state.rejectedEdits.record({ globalStep, edits: selected, scoreBefore: decision.incumbentScore, scoreAfter: decision.candidateScore });
     return finish('rejected', { gate });
   }
   state.acceptedCandidates += 1;

@@ -226,4 +226,13 @@ describe('train', () => {
     expect(ledger.totals.byPurpose['lr-decide'].calls).toBeGreaterThan(0);
     expect(readBestSkill(directory)).toContain(GOOD_RULE);
   });
+
+  it('goes straight from the rollouts to the rewrite in full_rewrite_minibatch mode', async () => {
+    const { directory, summary } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'full_rewrite_minibatch', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
+    expect(ledger.totals.byPurpose.rewrite.calls).toBeGreaterThan(0);
+    for (const purpose of ['reflect', 'merge', 'rank', 'lr-decide']) expect(ledger.totals.byPurpose[purpose]).toBeUndefined();
+    // The optimizer double has no answer for rewrite prompts: each step's rewrite fails and is recorded.
+    expect(summary.stageFailures.map((failure) => failure.stage)).toContain('full-rewrite');
+  });
 });
