@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import type { ToolCall, ToolDefinition } from '@skillopt/contract';
 import { canonicalDocumentName, documentNameProblem } from './items.js';
 import { DocumentToolError, readDocumentText, type ItemDocument } from './corpus.js';
@@ -59,6 +60,8 @@ export const DEFAULT_READ_LINES = 200;
 export const MAX_READ_LINES = 1000;
 export const MAX_GREP_MATCHES = 50;
 const MAX_PATTERN_CHARS = 500;
+/** How long one grep pattern may run on one document. */
+const GREP_TIME_LIMIT_MS = 500;
 const MAX_GREP_LINE_CHARS = 300;
 /** Lines longer than this are searched only up to here, which bounds a pathological regular expression's work. */
 const MAX_SEARCHED_LINE_CHARS = 4000;
@@ -222,6 +225,24 @@ async function runRead(args: Record<string, unknown>, documents: readonly ItemDo
   return `${kept.join('\n')}\n[... output cut at ${maxCharacters} characters; continue with offset=${next}]`;
 }
 
+/**
+ * The lines a model-written pattern matches, under a time limit: a pattern such as `(a+)+$`
+ * backtracks for minutes, and it would block the event loop, so neither the item's timeout nor an
+ * abort could stop it. In a separate V8 context with a timeout it is interrupted and reported.
+ */
+function matchingLineIndexes(expression: RegExp, lines: readonly string[], documentName: string): number[] {
+  try {
+    const found = vm.runInNewContext('lines.flatMap((line, index) => (expression.test(line) ? [index] : []))', { expression, lines }, { timeout: GREP_TIME_LIMIT_MS });
+    return Array.from(found as ArrayLike<number>);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
+      throw new DocumentToolError(
+        `grep: the pattern took longer than ${GREP_TIME_LIMIT_MS} ms on ${documentName}; use a simpler one (nested quantifiers such as (a+)+ backtrack without end)`,
+      );
+    throw error;
+  }
+}
+
 async function runGrep(args: Record<string, unknown>, documents: readonly ItemDocument[], maxCharacters: number): Promise<string> {
   const pattern = requiredText(args, 'pattern', 'grep');
   if (pattern.length > MAX_PATTERN_CHARS) throw new DocumentToolError(`grep: the pattern is longer than ${MAX_PATTERN_CHARS} characters`);
@@ -249,8 +270,10 @@ async function runGrep(args: Record<string, unknown>, documents: readonly ItemDo
       notes.push(`[skipped ${error.message}]`);
       continue;
     }
-    splitLines(text).forEach((line, index) => {
-      if (!expression.test(line.slice(0, MAX_SEARCHED_LINE_CHARS))) return;
+    const lines = splitLines(text);
+    const matching = new Set(matchingLineIndexes(expression, lines.map((line) => line.slice(0, MAX_SEARCHED_LINE_CHARS)), document.name));
+    lines.forEach((line, index) => {
+      if (!matching.has(index)) return;
       total += 1;
       if (matches.length < MAX_GREP_MATCHES) {
         const shown = line.length > MAX_GREP_LINE_CHARS ? `${line.slice(0, MAX_GREP_LINE_CHARS)} [...]` : line;

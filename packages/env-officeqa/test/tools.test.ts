@@ -124,6 +124,19 @@ describe('read', () => {
 });
 
 describe('grep', () => {
+  it('stops a catastrophically backtracking pattern and reports it instead of hanging the run', async () => {
+    const { dir: slowDirectory, cleanup: removeSlow } = await temporaryDirectory();
+    try {
+      await writeText(path.join(slowDirectory, 'corpus', 'slow.txt'), `${'a'.repeat(41)}b\n`);
+      const slowDocuments = await locateItemDocuments('item-2', ['slow.txt'], await resolveDocumentRoots([path.join(slowDirectory, 'corpus')]));
+      const outcome = await runOfficeQaTool({ toolCallId: 'c2', toolName: 'grep', input: { pattern: '^(a+)+$' } }, slowDocuments, 8000);
+      expect(outcome.isError).toBe(true);
+      expect(outcome.output).toMatch(/took longer than \d+ ms/);
+    } finally {
+      await removeSlow();
+    }
+  });
+
   it('finds matching lines as document:line: text, case-insensitively', async () => {
     expect(await run('grep', { pattern: 'total (receipts|outlays)' })).toMatchObject({
       isError: false,
