@@ -117,6 +117,15 @@ describe('skillopt config print', () => {
     expect(stdout + stderr).not.toContain('local-not-a-real-key');
   });
 
+  it('never prints a credential hidden in a value or in the --set that gave it', async () => {
+    const url = 'http://user:sk-SECRET999999aaaaaaaaaaaaaa@127.0.0.1:1/v1?api-key=zzzSECRET';
+    for (const format of [[], ['--json']]) {
+      const { stdout } = await runSkillopt(['config', 'print', '-c', 'train.yaml', '--set', `backends.sim.seed=4`, '--set', `env.flavour=${url}`, ...format], project.directory);
+      expect(stdout).toContain('127.0.0.1:1/v1');
+      expect(stdout).not.toContain('SECRET');
+    }
+  });
+
   it('exits 2 for an invalid key, naming the nearest one', async () => {
     writeFileSync(project.configFile, defaultConfig().replace('batch_size', 'batch_sise'));
     const { error } = await runSkillopt(['config', 'print', '-c', 'train.yaml'], project.directory);

@@ -80,5 +80,12 @@ describe('skillopt train', () => {
     expect(error).toBeUndefined();
     expect(existsSync(path.join(project.directory, 'run', 'summary.json'))).toBe(true);
   });
-});
 
+  it('gives a clear error, exit 2, for a run whose config.json is damaged', async () => {
+    await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
+    writeFileSync(path.join(project.directory, 'run', 'config.json'), '{"model": {');
+    const { error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    expect(error?.message).toContain('config.json is not readable JSON');
+  });
+});

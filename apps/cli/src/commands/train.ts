@@ -111,7 +111,16 @@ function readRunConfig(directory: string): unknown {
   const file = path.join(directory, 'config.json');
   if (!existsSync(file))
     throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${directory} holds no run to resume (no config.json there)` });
-  return JSON.parse(readFileSync(file, 'utf8'));
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `cannot resume from ${directory}: its config.json is not readable JSON (${error instanceof Error ? error.message : String(error)}); restore it from a backup, or start a new run`,
+      cause: error,
+    });
+  }
 }
 
 function defaultRunDirectory(environmentName: string, optimizer: string): string {

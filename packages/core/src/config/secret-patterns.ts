@@ -46,6 +46,9 @@ export const SECRET_VALUE_PATTERNS: ReadonlyArray<{ pattern: RegExp; replacement
   { pattern: /\bAKIA[0-9A-Z]{16}\b/g, replacement: '[redacted]' },
   { pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replacement: '[redacted]' },
   { pattern: /\bhf_[A-Za-z0-9]{30,}/g, replacement: '[redacted]' },
+  // Credentials inside a URL: `https://user:password@host/…` and key-like query parameters.
+  { pattern: /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"']+@/gi, replacement: '$1[redacted]@' },
+  { pattern: /([?&](?:api[-_]?key|key|token|access[-_]?token|secret|sig|signature|password)=)[^&#\s"']+/gi, replacement: '$1[redacted]' },
   // JSON Web Tokens (Azure AD access tokens among them): three base64url parts starting with `eyJ`.
   { pattern: /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replacement: '[redacted]' },
 ];

@@ -71,6 +71,12 @@ describe('redactSecrets', () => {
     expect(artifact.backends.openai.apiKey).toBe('abc');
   });
 
+  it('hides credentials inside URLs: user:password@ and key-like query parameters', () => {
+    expect(redactSecretText('http://user:hunter2@127.0.0.1:1/v1?api-key=zzz&x=1')).toBe('http://[redacted]@127.0.0.1:1/v1?api-key=[redacted]&x=1');
+    expect(redactSecretText('https://example.com/v1?model=gpt&token=abc#top')).toBe('https://example.com/v1?model=gpt&token=[redacted]#top');
+    expect(redactSecretText('https://example.com/a?b=c')).toBe('https://example.com/a?b=c');
+  });
+
   it('replaces key-shaped strings wherever they appear', () => {
     expect(redactSecretText('curl -H "Authorization: Bearer eyJhbGciOi.abc-def_ghi" https://x')).toBe('curl -H "Authorization: Bearer [redacted]" https://x');
     expect(redactSecretText('key sk-proj-AbCdEfGhIjKlMnOpQrStUv12 failed')).toBe('key [redacted] failed');

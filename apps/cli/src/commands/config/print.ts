@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { describeConfigSource } from '@skillopt/core';
+import { describeConfigSource, redactSecretText } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
 import { describeSource, formatAnnotatedConfig } from '../../inspection/annotated-config.js';
 import { describePackageProblem, inspectConfig } from '../../inspection/inspect-config.js';
@@ -31,12 +31,13 @@ export default class ConfigPrint extends SkillOptCommand {
 
     if (flags.json) {
       const sources = Object.fromEntries(Object.entries(inspected.sources).map(([key, source]) => [key, { ...source, description: describeConfigSource(source) }]));
+      // Printed output ends up in bug reports: anything key-shaped is hidden, as in artifacts.
       writeLine(
-        JSON.stringify(
+        redactSecretText(JSON.stringify(
           { config: inspected.config, sources, warnings, files: inspected.files, originalFormat: inspected.originalFormat, packages: inspected.packages, complete: inspected.complete },
           null,
           2,
-        ),
+        )),
       );
       return;
     }
@@ -47,6 +48,6 @@ export default class ConfigPrint extends SkillOptCommand {
     ];
     const missing = inspected.packages.filter((found) => found.problem);
     if (missing.length > 0) header.push(`# Not validated: ${missing.map((found) => (found.kind === 'env' ? 'env' : `backends.${found.name}`)).join(', ')} (package not installed or unusable; see the warnings).`);
-    writeLine(`${header.join('\n')}\n${formatAnnotatedConfig(inspected.config, inspected.sources, workingDirectory)}`);
+    writeLine(redactSecretText(`${header.join('\n')}\n${formatAnnotatedConfig(inspected.config, inspected.sources, workingDirectory)}`));
   }
 }
