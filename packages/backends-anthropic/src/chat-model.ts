@@ -59,7 +59,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
             body = data;
             requestId = request_id;
           } catch (error) {
-            throw providerErrorFromAttempt(error, modelId);
+            throw providerErrorFromAttempt(error, modelId, client.apiKey ?? undefined);
           }
           const usage = (body as { usage?: unknown } | null)?.usage;
           permit?.settle(hasReportedUsage(usage) ? rateLimitedTokens(usage) : plan.estimatedTokens);

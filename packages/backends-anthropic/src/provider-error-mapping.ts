@@ -1,5 +1,5 @@
 import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
-import { providerErrorFromNetworkFailure, providerErrorFromResponse, type HeaderSource } from '@skillopt/backends-kit';
+import { providerErrorFromNetworkFailure, providerErrorFromResponse, scrubCredentials, type HeaderSource } from '@skillopt/backends-kit';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 
 /** The parts of the SDK's APIError this mapping reads (duck-typed, so another copy of the SDK fits). */
@@ -34,9 +34,10 @@ function isHeaderSource(value: unknown): value is HeaderSource {
  * - the SDK's connection timeout: a retryable `provider-timeout`; a failed or reset connection: a
  *   retryable `provider-connection`;
  * - a body that is not JSON: a retryable `reply-malformed`.
- * The API key is never part of what the SDK reports, so nothing here can leak it.
+ * The provider's own text is scrubbed of the API key and of anything key-shaped: a gateway or
+ * proxy in front of the API may echo request headers into its error bodies.
  */
-export function providerErrorFromAttempt(error: unknown, modelId: string): unknown {
+export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey?: string): unknown {
   if (SkillOptError.isInstance(error)) return error;
   if (typeof error !== 'object' || error === null) return error;
   const sdkError = error as SdkApiError;
@@ -56,7 +57,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string): unkno
     const status = sdkError.status;
     const body = errorBody(sdkError);
     const requestId = sdkError.requestID ?? undefined;
-    const detail = [body.type, body.message].filter((part) => part !== undefined).join(': ');
+    const detail = scrubCredentials([body.type, body.message].filter((part) => part !== undefined).join(': '), [apiKey]);
     const facts = { modelId, ...(body.type ? { errorType: body.type } : {}), ...(requestId ? { requestId } : {}) };
     if (status === 404)
       return new ProviderError({
@@ -93,7 +94,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string): unkno
       code: ERROR_CODES.replyMalformed,
       provider: ANTHROPIC_PROVIDER,
       retryable: true,
-      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${String(sdkError.message)}`,
+      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${scrubCredentials(String(sdkError.message), [apiKey])}`,
       cause: error,
       details: { modelId },
     });

@@ -187,6 +187,15 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expect(error.message).not.toContain(API_KEY);
   });
 
+  it('scrubs the key from an error body that echoes the request (a gateway in front of the API)', async () => {
+    const { model } = await modelAgainst([], {}, errorReply(400, 'invalid_request_error', `rejected request with headers x-api-key: ${API_KEY}`));
+    const error = await failureOf(model.generate(rollout));
+    expect(error).toMatchObject({ code: 'provider-bad-request', retryable: false });
+    expect(error.message).not.toContain(API_KEY);
+    expect(error.message).toContain('[redacted]');
+    expectNoSecret(error.toJSON());
+  });
+
   it('fails fast on a 403 too', async () => {
     const { model, server } = await modelAgainst([], {}, errorReply(403, 'permission_error', 'Your API key does not have permission'));
     expect(await failureOf(model.generate(rollout))).toMatchObject({ code: 'provider-authentication', retryable: false });

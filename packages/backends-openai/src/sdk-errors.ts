@@ -1,5 +1,5 @@
 import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
-import { classifyNetworkFailure, providerErrorFromNetworkFailure, providerErrorFromResponse } from '@skillopt/backends-kit';
+import { classifyNetworkFailure, providerErrorFromNetworkFailure, providerErrorFromResponse, scrubCredentials } from '@skillopt/backends-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
 import { answerFailure } from './reply-errors.js';
 import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-settings.js';
@@ -174,10 +174,5 @@ function describeCause(error: Error): string {
 
 /** Removes the key itself and anything shaped like a provider key or bearer token. */
 export function scrub(text: string, credentials: ModelCredentials): string {
-  let result = text;
-  if (credentials.apiKey && credentials.apiKey.length >= 4) result = result.split(credentials.apiKey).join('[redacted]');
-  return result
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, '$1 [redacted]')
-    .replace(/\bsk-[A-Za-z0-9_*-]{6,}/g, '[redacted]')
-    .replace(/\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, '[redacted]');
+  return scrubCredentials(text, [credentials.apiKey]);
 }
