@@ -23,10 +23,9 @@ export {
   type ModelCredentials,
   type AzureConnection,
 } from './resolve-model-settings.js';
-export { apiKeyVariables, baseUrlVariables, azureVariables, type EnvironmentSource } from './environment-variables.js';
-export { isOpenAiReasoningModel, wireReasoningEffort } from './reasoning-models.js';
-export { toChatCompletionMessages, toChatCompletionTools } from './request-messages.js';
+export type { EnvironmentSource } from './environment-variables.js';
+export { wireReasoningEffort } from './reasoning-models.js';
 export { buildRequestBody, type ChatCompletionBody } from './request-body.js';
-export { readReply, readUsage } from './reply.js';
+export { readReply } from './reply.js';
 export { providerErrorFromSdkFailure } from './sdk-errors.js';
 export { createAzureTokenProvider, type AzureIdentityLoader } from './azure-identity.js';

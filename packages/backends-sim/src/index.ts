@@ -8,7 +8,6 @@ export {
 } from './simulated-model.js';
 export {
   createAnswerKey,
-  inferAnswerShape,
   ANSWER_KEY_LABEL,
   ANSWER_SHAPES,
   type AnswerKey,
@@ -22,15 +21,13 @@ export {
   USELESS_RULE_PHRASINGS,
   DEFAULT_TENDENCY_RATES,
   readSkillRules,
-  classesForShape,
   type FailureClass,
   type HarmKind,
   type RuleEffects,
 } from './failure-classes.js';
 export { skillFromSystemPrompt } from './target.js';
 export { detectStage, OPTIMIZER_STAGES, type OptimizerStage } from './prompt-reading.js';
-export { createSimulatorServer, messagesFromOpenAI, type SimulatorServer, type SimulatorServerOptions } from './server.js';
+export { createSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './server.js';
 export { createAnthropicMessagesRoute, type AnthropicMessagesRouteOptions } from './anthropic-route.js';
-export { messagesFromAnthropic, toolsFromAnthropic } from './anthropic-messages.js';
 export { createSimulatedPromptCache, type SimulatedPromptCache, type SimulatedPromptUsage } from './anthropic-prompt-cache.js';
-export { AnthropicApiProblem, ANTHROPIC_ERROR_STATUS, type AnthropicErrorType } from './anthropic-errors.js';
+export type { AnthropicErrorType } from './anthropic-errors.js';

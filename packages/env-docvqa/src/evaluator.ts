@@ -55,7 +55,7 @@ export interface DocVqaScore {
 }
 
 /** DocVQA's light normalisation: trimmed, lower-case, whitespace runs collapsed. Punctuation counts. */
-export function normaliseForDocVqa(text: string): string {
+function normaliseForDocVqa(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/gu, ' ');
 }
 

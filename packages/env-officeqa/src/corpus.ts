@@ -98,7 +98,7 @@ export async function locateItemDocuments(itemId: string, names: readonly string
 }
 
 /** True when `file` is `root` itself or lies below it (both already resolved). */
-export function isInside(root: string, file: string): boolean {
+function isInside(root: string, file: string): boolean {
   const relative = path.relative(root, file);
   return relative === '' || (!relative.startsWith(`..${path.sep}`) && relative !== '..' && !path.isAbsolute(relative));
 }

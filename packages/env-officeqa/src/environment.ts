@@ -40,12 +40,12 @@ function formatScore(value: number): string {
 }
 
 /** Shortens a text for the trajectory, saying how much was left out. */
-export function shortenForTrajectory(text: string, maxCharacters = TRAJECTORY_TOOL_OUTPUT_CHARS): string {
+function shortenForTrajectory(text: string, maxCharacters = TRAJECTORY_TOOL_OUTPUT_CHARS): string {
   return text.length <= maxCharacters ? text : `${text.slice(0, maxCharacters)} [... ${text.length - maxCharacters} more characters]`;
 }
 
 /** A tool call as one line of text: `grep({"pattern":"receipts"})`. */
-export function describeToolCall(call: ToolCall): string {
+function describeToolCall(call: ToolCall): string {
   let input: string;
   try {
     input = JSON.stringify(call.input ?? null);
@@ -206,7 +206,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
 }
 
 /** The document folders of a config, `corpus_dir` first. */
-export function documentFolders(config: Pick<OfficeQaConfig, 'corpus_dir' | 'data_dirs'>): string[] {
+function documentFolders(config: Pick<OfficeQaConfig, 'corpus_dir' | 'data_dirs'>): string[] {
   return [...(config.corpus_dir.trim() === '' ? [] : [config.corpus_dir]), ...config.data_dirs];
 }
 

@@ -13,12 +13,9 @@ export * from './tools.js';
 export {
   createOfficeQaEnvironment,
   describeEvaluation,
-  describeToolCall,
-  documentFolders,
   OFFICEQA_ENVIRONMENT_ID,
   OFFICEQA_INITIAL_SKILL,
   rolloutOfficeQaItem,
-  shortenForTrajectory,
   TRAJECTORY_TOOL_OUTPUT_CHARS,
   TURN_LIMIT_REASON,
 } from './environment.js';

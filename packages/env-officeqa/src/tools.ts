@@ -114,7 +114,7 @@ export function globToRegExp(pattern: string): RegExp {
 }
 
 /** The item's document names a glob pattern matches (whole name or last segment). */
-export function matchDocuments(pattern: string, documents: readonly ItemDocument[]): ItemDocument[] {
+function matchDocuments(pattern: string, documents: readonly ItemDocument[]): ItemDocument[] {
   const expression = globToRegExp(canonicalDocumentName(pattern) || pattern);
   return documents.filter((document) => expression.test(document.name) || expression.test(document.name.split('/').pop() ?? ''));
 }
@@ -165,7 +165,7 @@ function listNames(documents: readonly ItemDocument[]): string {
 }
 
 /** Cuts a tool output to `maxCharacters`, with a visible note. */
-export function capOutput(text: string, maxCharacters: number, note = ''): string {
+function capOutput(text: string, maxCharacters: number, note = ''): string {
   if (text.length <= maxCharacters) return text;
   const cut = text.slice(0, maxCharacters);
   const atLine = cut.lastIndexOf('\n');

@@ -2,7 +2,7 @@
  * The credentials skillopt's backends read from the environment. Only whether each is set is ever
  * reported: a value is never printed, logged or put in JSON, not even in part.
  */
-export const CREDENTIAL_VARIABLES: ReadonlyArray<{ name: string; usedBy: string }> = [
+const CREDENTIAL_VARIABLES: ReadonlyArray<{ name: string; usedBy: string }> = [
   { name: 'OPENAI_API_KEY', usedBy: 'OpenAI' },
   { name: 'AZURE_OPENAI_API_KEY', usedBy: 'Azure OpenAI' },
   { name: 'TARGET_AZURE_OPENAI_API_KEY', usedBy: 'Azure OpenAI, target role' },

@@ -31,7 +31,7 @@ export function configuredEndpoints(config: { backends?: unknown }): Array<{ key
 }
 
 /** A URL as it may be printed: no user, password, query or fragment (they can hold keys). */
-export function printableUrl(url: string): string {
+function printableUrl(url: string): string {
   try {
     const parsed = new URL(url);
     return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;

@@ -37,7 +37,7 @@ function conventionalNamesIn(modulesDirectory: string): string[] {
   return names.filter((name) => !NOT_PACKAGES.has(name)).sort();
 }
 
-export function kindOfPackageName(name: string): PackageKind {
+function kindOfPackageName(name: string): PackageKind {
   return /(^|\/)(skillopt-)?env-/.test(name) ? 'env' : 'backend';
 }
 

@@ -47,7 +47,7 @@ export function cliInstallDirectory(): string {
 }
 
 /** The config layers of a request: a resumed run's config, or the discovered project config and --config. */
-export async function configLayersOf(request: RunConfigRequest): Promise<ConfigLayerInput[]> {
+async function configLayersOf(request: RunConfigRequest): Promise<ConfigLayerInput[]> {
   if (request.baseConfig) return [request.baseConfig];
   const layers: ConfigLayerInput[] = [];
   const discovered = await discoverProjectConfig(request.workingDirectory);
@@ -56,7 +56,7 @@ export async function configLayersOf(request: RunConfigRequest): Promise<ConfigL
   return layers;
 }
 
-export function createCliPackageResolver(workingDirectory: string): PackageResolver {
+function createCliPackageResolver(workingDirectory: string): PackageResolver {
   return createPackageResolver({ workingDirectory, fallbackDirectories: [cliInstallDirectory()] });
 }
 
@@ -64,7 +64,7 @@ export function createCliPackageResolver(workingDirectory: string): PackageResol
  * Loads the env and backend packages a config names. A missing or unusable package is recorded as
  * a problem (its error names the `npm install` that fixes it); any other error is thrown.
  */
-export async function resolveConfiguredPackages(config: SkillOptConfig, resolver: PackageResolver): Promise<ConfiguredPackages> {
+async function resolveConfiguredPackages(config: SkillOptConfig, resolver: PackageResolver): Promise<ConfiguredPackages> {
   const problems: ConfiguredPackages['problems'] = [];
   const attempt = async <Found>(kind: 'env' | 'backend', name: string, load: () => Promise<Found>): Promise<Found | undefined> => {
     try {
