@@ -74,10 +74,14 @@ export const stageFailedEventSchema = z.strictObject({
   reason: z.string(),
 });
 
+/** Which candidate a gate judged: a step's, or the epoch-end slow update's (absent: a step's). */
+const gatedStage = { stage: z.enum(['step', 'slow-update']).optional() };
+
 export const candidateEvaluatedEventSchema = z.strictObject({
   type: z.literal('candidate-evaluated'),
   ...base,
   ...stepPosition,
+  ...gatedStage,
   candidateHash: skillHash,
   candidateScore: z.number(),
   incumbentScore: z.number(),
@@ -88,6 +92,7 @@ export const gateDecidedEventSchema = z.strictObject({
   type: z.literal('gate-decided'),
   ...base,
   ...stepPosition,
+  ...gatedStage,
   accepted: z.boolean(),
   strategy: z.string(),
   reason: z.string(),

@@ -33,6 +33,7 @@ export async function gateCandidate(
   incumbentSkill: string,
   candidateSkill: string,
   position: { epoch: number; step: number; globalStep: number },
+  stage: 'step' | 'slow-update' = 'step',
 ): Promise<CandidateGateResult> {
   const rules = gateRulesFromConfig(context.config);
   const selection = context.splits.selection;
@@ -68,6 +69,7 @@ export async function gateCandidate(
   context.events.emit({
     type: 'candidate-evaluated',
     ...position,
+    stage,
     candidateHash: skillHash(candidateSkill),
     candidateScore: decision.candidateScore,
     incumbentScore: decision.incumbentScore,
@@ -76,6 +78,7 @@ export async function gateCandidate(
   context.events.emit({
     type: 'gate-decided',
     ...position,
+    stage,
     accepted: decision.accepted,
     strategy: decision.strategy,
     reason: decision.reason,

@@ -72,7 +72,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
         let accepted = true;
         let scores;
         if (config.optimizer.slow_update_gate_with_selection) {
-          const gated = await gateCandidate(context, state.current.text, candidate, position);
+          const gated = await gateCandidate(context, state.current.text, candidate, position, 'slow-update');
           await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);
           accepted = gated.decision.accepted;
           scores = gated.candidateScores;
