@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createSplitSource } from '@skillopt/env-kit';
+import { createSplitSource, generateWithin } from '@skillopt/env-kit';
 import {
   ERROR_CODES,
   SkillOptError,
@@ -18,7 +18,6 @@ import initialSkillText from './initial-skill.md';
 import { assertPageImagesExist, createDocVqaItemMapper, DOCVQA_TASK_TYPE, type DocVqaTaskItem } from './items.js';
 import { describePageImage, pageImagePart, readPageImage } from './page-image.js';
 import { buildSystemPrompt, buildUserText } from './prompt.js';
-import { generateWithin } from './target-call.js';
 
 /** The env's id: what `env.name` says in a config. */
 export const DOCVQA_ENVIRONMENT_ID = 'docvqa';

@@ -13,8 +13,9 @@ export * from './ratio-split.js';
 export * from './configured-splits.js';
 export * from './environment-config.js';
 
-// Concurrency
+// Concurrency and the target call
 export * from './map-concurrent.js';
+export * from './target-call-within.js';
 
 // Scoring
 export * from './answer-normalisation.js';

@@ -22,7 +22,7 @@ import {
   type LiveMathTaskItem,
 } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
-import { callTargetWithin } from './target-call.js';
+import { generateWithin } from '@skillopt/env-kit';
 
 /** The env's id: what `env.name` says in a config. */
 export const LIVEMATH_ENVIRONMENT_ID = 'livemath';
@@ -116,7 +116,7 @@ export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: Task
     ...(shown.sketch ? { sketch: item.sketch } : {}),
   });
   const started = Date.now();
-  const reply = await callTargetWithin(
+  const reply = await generateWithin(
     target.model,
     {
       messages: [

@@ -8,7 +8,6 @@ export * from './config.js';
 export * from './evaluator.js';
 export * from './items.js';
 export * from './prompt.js';
-export { callTargetWithin } from './target-call.js';
 export {
   createLiveMathEnvironment,
   describeEvaluation,

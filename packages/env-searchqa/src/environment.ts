@@ -8,13 +8,12 @@ import {
   type TaskItem,
   type TrajectoryTurn,
 } from '@skillopt/contract';
-import { createSplitSource } from '@skillopt/env-kit';
+import { createSplitSource, generateWithin } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { SEARCHQA_TASK_TYPE, searchQaItemMapper, type SearchQaTaskItem } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
-import { generateWithin } from './target-call.js';
 
 /** The env's id: what `env.name` says in a config. */
 export const SEARCHQA_ENVIRONMENT_ID = 'searchqa';

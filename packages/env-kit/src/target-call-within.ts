@@ -1,7 +1,7 @@
 import { ERROR_CODES, ProviderError, type ChatModel, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
 
 /**
- * One target call that settles promptly when `signal` aborts (with the signal's reason) and, when
+ * For an env's rollout: one target call that settles promptly when `signal` aborts (with the signal's reason) and, when
  * `timeoutMs > 0`, is abandoned after that long with a retryable `provider-timeout` ProviderError:
  * a timeout is an infrastructure failure for the trainer to retry, never an answer scored 0.
  * Any other error of the model propagates unchanged.
