@@ -39,6 +39,7 @@ describe('SkillOptError', () => {
     expect(SkillOptError.isInstance({ code: 'internal' })).toBe(false);
   });
 
+  // Needs the package built: its Nx test target depends on its own build.
   it('recognises errors thrown by another copy of the package', () => {
     // The built CommonJS file is a second copy of every class, as a duplicated install would be.
     const requireFromPackage = createRequire(path.join(__dirname, '..', 'package.json'));
