@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { createSplitSource, generateWithin } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
 import {
   ERROR_CODES,
   SkillOptError,
@@ -65,20 +65,13 @@ function asDocVqaItem(item: TaskItem): DocVqaTaskItem {
 export async function rolloutDocVqaItem(config: DocVqaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
-  if (target.kind !== 'chat') {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: 'docvqa drives a chat model that can read images; this run gave it an agent harness as the target',
-      details: { targetKind: target.kind },
-    });
-  }
+  const model = chatTargetModel(target, 'docvqa', 'a chat model that can read images');
   const item = asDocVqaItem(taskItem);
   const image = await readPageImage(item.image_path, item.id, signal);
   const userText = buildUserText(item.question);
   const started = Date.now();
   const reply = await generateWithin(
-    target.model,
+    model,
     {
       messages: [
         { role: 'system', content: buildSystemPrompt(skill) },

@@ -16,6 +16,7 @@ export * from './environment-config.js';
 // Concurrency and the target call
 export * from './map-concurrent.js';
 export * from './target-call-within.js';
+export * from './chat-target.js';
 
 // Scoring
 export * from './answer-normalisation.js';

@@ -22,7 +22,7 @@ import {
   type LiveMathTaskItem,
 } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
-import { generateWithin } from '@skillopt/env-kit';
+import { chatTargetModel, generateWithin } from '@skillopt/env-kit';
 
 /** The env's id: what `env.name` says in a config. */
 export const LIVEMATH_ENVIRONMENT_ID = 'livemath';
@@ -99,14 +99,7 @@ function asLiveMathItem(item: TaskItem): LiveMathTaskItem {
 export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
-  if (target.kind !== 'chat') {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: 'livemath drives a chat model; this run gave it an agent harness as the target',
-      details: { targetKind: target.kind },
-    });
-  }
+  const model = chatTargetModel(target, 'livemath');
   const item = asLiveMathItem(taskItem);
   const shown = { theorem: config.use_theorem && item.theorem !== undefined, sketch: config.use_sketch && item.sketch !== undefined };
   const userPrompt = buildUserPrompt({
@@ -117,7 +110,7 @@ export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: Task
   });
   const started = Date.now();
   const reply = await generateWithin(
-    target.model,
+    model,
     {
       messages: [
         { role: 'system', content: buildSystemPrompt(skill) },

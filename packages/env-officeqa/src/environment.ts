@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { createSplitSource } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource } from '@skillopt/env-kit';
 import {
   addUsage,
   ERROR_CODES,
@@ -97,18 +97,11 @@ const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
-  if (target.kind !== 'chat') {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: 'officeqa drives a chat model with tools; this run gave it an agent harness as the target',
-      details: { targetKind: target.kind },
-    });
-  }
+  const model = chatTargetModel(target, 'officeqa', 'a chat model with tools');
   const item = asOfficeQaItem(taskItem);
   const reference = item.references[0] as string;
   const started = Date.now();
-  const deadline = startItemDeadline(signal, config.exec_timeout * 1000, target.model, item.id);
+  const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, item.id);
   try {
     const roots = await untilAborted(resolveDocumentRoots(documentFolders(config)), deadline.signal);
     const documents = await untilAborted(locateItemDocuments(item.id, item.files, roots), deadline.signal);
@@ -128,7 +121,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
     while (modelCalls < config.max_tool_turns) {
       // The messages are copied: the conversation grows after the call, and a provider (or a test double) may keep the request.
       const reply = await generateBefore(
-        target.model,
+        model,
         { messages: [...messages], tools: [...OFFICEQA_TOOLS], maxOutputTokens: config.max_completion_tokens, purpose: 'rollout' },
         deadline.signal,
       );

@@ -8,7 +8,7 @@ import {
   type TaskItem,
   type TrajectoryTurn,
 } from '@skillopt/contract';
-import { createSplitSource, generateWithin } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
@@ -67,19 +67,12 @@ export async function rolloutSearchQaItem(
 ): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
-  if (target.kind !== 'chat') {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: 'searchqa drives a chat model; this run gave it an agent harness as the target',
-      details: { targetKind: target.kind },
-    });
-  }
+  const model = chatTargetModel(target, 'searchqa');
   const item = asSearchQaItem(taskItem);
   const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
   const started = Date.now();
   const reply = await generateWithin(
-    target.model,
+    model,
     {
       messages: [
         { role: 'system', content: buildSystemPrompt(skill) },
