@@ -12,82 +12,14 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MaterializeError, parseCsv } from '../materialize-common/csv.mjs';
+
+export { MaterializeError, parseCsv };
 
 const SPLITS = ['train', 'val', 'test'];
 const TOOL_DIRECTORY = path.dirname(fileURLToPath(import.meta.url));
 export const DEFAULT_MANIFEST_DIR = path.resolve(TOOL_DIRECTORY, '..', '..', 'datasets', 'docvqa', 'paper-split');
 const DOCUMENT_PATH_MARKER = 'document_path:';
-
-/** A problem with the user's input: reported as `error: …`, exit code 1 (2 for usage). */
-export class MaterializeError extends Error {
-  constructor(message, exitCode = 1) {
-    super(message);
-    this.name = 'MaterializeError';
-    this.exitCode = exitCode;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// CSV (RFC 4180): fields separated by commas, records by CRLF or LF; a field in double quotes may
-// hold commas, line breaks and doubled quotes (""). A byte-order mark at the start is dropped.
-
-/** Parses CSV text into records (arrays of fields), each with the 1-based line it starts on. */
-export function parseCsv(text) {
-  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const records = [];
-  let fields = [];
-  let field = '';
-  let quoted = false; // inside a quoted field
-  let wasQuoted = false; // the current field started with a quote
-  let line = 1;
-  let recordLine = 1;
-  const endField = () => {
-    fields.push(field);
-    field = '';
-    wasQuoted = false;
-  };
-  const endRecord = () => {
-    endField();
-    records.push({ line: recordLine, fields });
-    fields = [];
-  };
-  for (let index = 0; index < source.length; index += 1) {
-    const character = source[index];
-    if (quoted) {
-      if (character === '"') {
-        if (source[index + 1] === '"') {
-          field += '"';
-          index += 1;
-        } else {
-          quoted = false;
-        }
-      } else {
-        if (character === '\n') line += 1;
-        field += character;
-      }
-      continue;
-    }
-    if (character === '"') {
-      if (field !== '' || wasQuoted) throw new MaterializeError(`CSV line ${line}: a quote inside an unquoted field (quote the whole field and double the quote)`);
-      quoted = true;
-      wasQuoted = true;
-    } else if (character === ',') {
-      endField();
-    } else if (character === '\r' && source[index + 1] === '\n') {
-      // CRLF: the LF ends the record.
-    } else if (character === '\n') {
-      endRecord();
-      line += 1;
-      recordLine = line;
-    } else {
-      if (wasQuoted) throw new MaterializeError(`CSV line ${line}: text after the closing quote of a field`);
-      field += character;
-    }
-  }
-  if (quoted) throw new MaterializeError(`CSV line ${recordLine}: a quoted field is never closed`);
-  if (field !== '' || fields.length > 0 || wasQuoted) endRecord();
-  return records;
-}
 
 /** Reads a CSV file with a header row into objects keyed by the (trimmed) column names. */
 export function readCsvRows(file) {
