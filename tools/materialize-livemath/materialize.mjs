@@ -12,11 +12,12 @@
 //
 // Usage: node tools/materialize-livemath/materialize.mjs --raw-dir <dir> --out <dir> [--manifest-dir <dir>]
 // Exit status: 0 written; 1 the data is incomplete or malformed (nothing is written); 2 bad usage.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MaterializeError } from '../materialize-common/csv.mjs';
+import { listSome, readJsonFile, readPaperManifest, SPLITS, writeJsonAtomically } from '../materialize-common/paper-split.mjs';
 
-const SPLITS = ['train', 'val', 'test'];
 const LABELS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const MONTHLY_FILE = /^qa_(\d{6})_final\.json$/;
 const DEFAULT_MANIFEST_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'datasets', 'livemath', 'paper-split');
@@ -27,7 +28,6 @@ const USAGE = `Usage: node tools/materialize-livemath/materialize.mjs --raw-dir 
   --out           where to write <split>/items.json and split_manifest.json
   --manifest-dir  the id split to materialize (default: ${path.relative(process.cwd(), DEFAULT_MANIFEST_DIR) || '.'})`;
 
-class DataProblem extends Error {}
 
 function parseArguments(argv) {
   const options = {};
@@ -45,40 +45,6 @@ function parseArguments(argv) {
   return { rawDir: path.resolve(options['raw-dir']), out: path.resolve(options.out), manifestDir: path.resolve(options['manifest-dir'] ?? DEFAULT_MANIFEST_DIR) };
 }
 
-function readJson(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new DataProblem(`cannot read ${file}: ${error.message}`);
-  }
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    throw new DataProblem(`${file} is not valid JSON: ${error.message}`);
-  }
-}
-
-/** The manifest's ids per split, checked: every entry has an id, and no id appears twice. */
-function readManifest(manifestDir) {
-  const splits = {};
-  const seen = new Map();
-  for (const split of SPLITS) {
-    const file = path.join(manifestDir, split, 'items.json');
-    if (!existsSync(file)) throw new DataProblem(`the manifest has no ${split} split: ${file} does not exist`);
-    const entries = readJson(file);
-    if (!Array.isArray(entries)) throw new DataProblem(`${file} must hold a JSON array of {id, …} entries`);
-    splits[split] = entries.map((entry, index) => {
-      const id = entry === null || typeof entry !== 'object' ? undefined : entry.id;
-      if (typeof id !== 'string' || id.trim() === '') throw new DataProblem(`${file} index ${index}: an entry without an id`);
-      if (seen.has(id)) throw new DataProblem(`${file} index ${index}: id ${JSON.stringify(id)} is also in the ${seen.get(id)} split`);
-      seen.set(id, split);
-      return entry;
-    });
-  }
-  return splits;
-}
-
 function findMonthlyFiles(directory) {
   const found = [];
   const walk = (current) => {
@@ -94,10 +60,10 @@ function findMonthlyFiles(directory) {
 
 /** The rows of one monthly file: a JSON array, or an object holding them under `data`, or an object of rows. */
 function monthlyRows(file) {
-  const parsed = readJson(file);
+  const parsed = readJsonFile(file);
   if (Array.isArray(parsed)) return parsed;
   if (parsed !== null && typeof parsed === 'object') return Array.isArray(parsed.data) ? parsed.data : Object.values(parsed);
-  throw new DataProblem(`${file} must hold a JSON array of rows`);
+  throw new MaterializeError(`${file} must hold a JSON array of rows`);
 }
 
 /** "b." → "B", "(C)" → "C"; undefined unless a single letter is left. */
@@ -202,22 +168,11 @@ function normaliseRow(row, id, month, sourcePath) {
   };
 }
 
-function listSome(values, limit = 15) {
-  return values.length <= limit ? values.join(', ') : `${values.slice(0, limit).join(', ')}, … (${values.length - limit} more)`;
-}
-
-function writeJsonAtomically(file, value) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
-  renameSync(temporary, file);
-}
-
 export function materialize({ rawDir, out, manifestDir }) {
-  if (!existsSync(rawDir) || !statSync(rawDir).isDirectory()) throw new DataProblem(`--raw-dir ${rawDir} is not a directory`);
-  const manifest = readManifest(manifestDir);
+  if (!existsSync(rawDir) || !statSync(rawDir).isDirectory()) throw new MaterializeError(`--raw-dir ${rawDir} is not a directory`);
+  const manifest = readPaperManifest(manifestDir).splits;
   const files = findMonthlyFiles(rawDir);
-  if (files.length === 0) throw new DataProblem(`no qa_<YYYYMM>_final.json file under ${rawDir}; download the benchmark's monthly files first`);
+  if (files.length === 0) throw new MaterializeError(`no qa_<YYYYMM>_final.json file under ${rawDir}; download the benchmark's monthly files first`);
 
   const rows = new Map();
   for (const file of files) {
@@ -228,7 +183,7 @@ export function materialize({ rawDir, out, manifestDir }) {
       if (row.no === undefined || row.no === null || String(row.no).trim() === '') return;
       const id = `${month}:${String(row.no).trim()}`;
       const where = `${path.relative(rawDir, file)} index ${index}`;
-      if (rows.has(id)) throw new DataProblem(`id ${id} appears twice in the raw files: ${rows.get(id).where} and ${where}`);
+      if (rows.has(id)) throw new MaterializeError(`id ${id} appears twice in the raw files: ${rows.get(id).where} and ${where}`);
       rows.set(id, { row, month, where, sourcePath: path.relative(rawDir, file).split(path.sep).join('/') });
     });
   }
@@ -258,15 +213,15 @@ export function materialize({ rawDir, out, manifestDir }) {
   }
   if (missing.length > 0) {
     const total = SPLITS.reduce((sum, split) => sum + manifest[split].length, 0);
-    throw new DataProblem(
+    throw new MaterializeError(
       `${missing.length} of the manifest's ${total} ids are missing from the raw files: ${listSome(missing)}.\n` +
         `Raw files read (${files.length}): ${listSome(files.map((file) => path.relative(rawDir, file)), 8)}.\n` +
         'Download every monthly file the manifest names (its split_manifest.json lists them), at the revision it names.',
     );
   }
-  if (problems.length > 0) throw new DataProblem(`${problems.length} manifest items have no usable multiple-choice question:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new MaterializeError(`${problems.length} manifest items have no usable multiple-choice question:\n  ${problems.join('\n  ')}`);
 
-  const sourceManifest = existsSync(path.join(manifestDir, 'split_manifest.json')) ? readJson(path.join(manifestDir, 'split_manifest.json')) : {};
+  const sourceManifest = existsSync(path.join(manifestDir, 'split_manifest.json')) ? readJsonFile(path.join(manifestDir, 'split_manifest.json')) : {};
   for (const split of SPLITS) writeJsonAtomically(path.join(out, split, 'items.json'), output[split]);
   const counts = Object.fromEntries(SPLITS.map((split) => [split, output[split].length]));
   writeJsonAtomically(path.join(out, 'split_manifest.json'), {
@@ -299,7 +254,7 @@ function main() {
     process.stdout.write(`Wrote ${counts.train} train, ${counts.val} val and ${counts.test} test items to ${options.out}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof DataProblem)) throw error;
+    if (!(error instanceof MaterializeError)) throw error;
     process.stderr.write(`materialize-livemath: ${error.message}\n`);
     return 1;
   }

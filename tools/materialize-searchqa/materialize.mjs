@@ -12,12 +12,13 @@
 //
 // Usage: node tools/materialize-searchqa/materialize.mjs --rows <file-or-dir> [--rows …] --out <dir> [--manifest-dir <dir>]
 // Exit status: 0 written; 1 the data is incomplete or malformed (nothing is written); 2 bad usage.
-import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { MaterializeError } from '../materialize-common/csv.mjs';
+import { listSome, readJsonFile, readPaperManifest, SPLITS, writeJsonAtomically } from '../materialize-common/paper-split.mjs';
 
-const SPLITS = ['train', 'val', 'test'];
 const ROW_FILE = /\.(jsonl|ndjson)$/i;
 const ITEM_FIELDS = ['id', 'question', 'context', 'answers'];
 const DEFAULT_MANIFEST_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'datasets', 'searchqa', 'paper-split');
@@ -28,7 +29,6 @@ const USAGE = `Usage: node tools/materialize-searchqa/materialize.mjs --rows <fi
   --out           where to write <split>/items.json and split_manifest.json
   --manifest-dir  the id split to materialize (default: ${path.relative(process.cwd(), DEFAULT_MANIFEST_DIR) || '.'})`;
 
-class DataProblem extends Error {}
 
 function parseArguments(argv) {
   const rows = [];
@@ -48,46 +48,13 @@ function parseArguments(argv) {
   return { rows, out: path.resolve(options.out), manifestDir: path.resolve(options['manifest-dir'] ?? DEFAULT_MANIFEST_DIR) };
 }
 
-function readJson(file) {
-  let text;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new DataProblem(`cannot read ${file}: ${error.message}`);
-  }
-  try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (error) {
-    throw new DataProblem(`${file} is not valid JSON: ${error.message}`);
-  }
-}
-
-function readManifest(manifestDir) {
-  const splits = {};
-  const seen = new Map();
-  for (const split of SPLITS) {
-    const file = path.join(manifestDir, split, 'items.json');
-    if (!existsSync(file)) throw new DataProblem(`the manifest has no ${split} split: ${file} does not exist`);
-    const entries = readJson(file);
-    if (!Array.isArray(entries)) throw new DataProblem(`${file} must hold a JSON array of {id} entries`);
-    splits[split] = entries.map((entry, index) => {
-      const id = entry === null || typeof entry !== 'object' ? undefined : entry.id;
-      if (typeof id !== 'string' || id.trim() === '') throw new DataProblem(`${file} index ${index}: an entry without an id`);
-      if (seen.has(id)) throw new DataProblem(`${file} index ${index}: id ${JSON.stringify(id)} is also in the ${seen.get(id)} split`);
-      seen.set(id, split);
-      return id;
-    });
-  }
-  return { splits, ids: seen };
-}
-
 function rowFiles(inputs) {
   const files = [];
   for (const input of inputs) {
-    if (!existsSync(input)) throw new DataProblem(`--rows ${input} does not exist`);
+    if (!existsSync(input)) throw new MaterializeError(`--rows ${input} does not exist`);
     if (statSync(input).isDirectory()) {
       const inside = readdirSync(input).filter((name) => ROW_FILE.test(name)).sort();
-      if (inside.length === 0) throw new DataProblem(`--rows ${input} holds no .jsonl file`);
+      if (inside.length === 0) throw new MaterializeError(`--rows ${input} holds no .jsonl file`);
       files.push(...inside.map((name) => path.join(input, name)));
     } else files.push(input);
   }
@@ -120,13 +87,13 @@ async function collectRows(files, wanted) {
       try {
         row = JSON.parse(line);
       } catch (error) {
-        throw new DataProblem(`${file} line ${lineNumber} is not valid JSON: ${error.message}`);
+        throw new MaterializeError(`${file} line ${lineNumber} is not valid JSON: ${error.message}`);
       }
       const key = row === null || typeof row !== 'object' ? undefined : row.key;
-      if (typeof key !== 'string' || key === '') throw new DataProblem(`${file} line ${lineNumber}: the row has no "key" (the id the manifest uses)`);
+      if (typeof key !== 'string' || key === '') throw new MaterializeError(`${file} line ${lineNumber}: the row has no "key" (the id the manifest uses)`);
       if (!wanted.has(key)) continue;
       const where = `${path.basename(file)} line ${lineNumber}`;
-      if (found.has(key)) throw new DataProblem(`key ${key} appears twice in the rows: ${found.get(key).where} and ${where}`);
+      if (found.has(key)) throw new MaterializeError(`key ${key} appears twice in the rows: ${found.get(key).where} and ${where}`);
       const result = itemFromRow(row, key);
       if (result.problems) problems.push(`${key} (${where}): ${result.problems.join('; ')}`);
       found.set(key, { item: result.item, where });
@@ -135,36 +102,25 @@ async function collectRows(files, wanted) {
   return { found, problems };
 }
 
-function listSome(values, limit = 15) {
-  return values.length <= limit ? values.join(', ') : `${values.slice(0, limit).join(', ')}, … (${values.length - limit} more)`;
-}
-
-function writeJsonAtomically(file, value) {
-  mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(value, null, 2)}\n`, 'utf8');
-  renameSync(temporary, file);
-}
-
 export async function materialize({ rows, out, manifestDir }) {
-  const manifest = readManifest(manifestDir);
+  const manifest = readPaperManifest(manifestDir);
   const files = rowFiles(rows);
   const { found, problems } = await collectRows(files, manifest.ids);
   const missing = [...manifest.ids.keys()].filter((id) => !found.has(id));
   if (missing.length > 0) {
-    throw new DataProblem(
+    throw new MaterializeError(
       `${missing.length} of the manifest's ${manifest.ids.size} ids are missing from the rows (matched on "key"): ${listSome(missing)}.\n` +
         `Row files read (${files.length}): ${listSome(files.map((file) => path.basename(file)), 8)}.\n` +
         'Export every split of the dataset the manifest names (its split_manifest.json says which).',
     );
   }
-  if (problems.length > 0) throw new DataProblem(`${problems.length} manifest rows cannot be items:\n  ${problems.join('\n  ')}`);
+  if (problems.length > 0) throw new MaterializeError(`${problems.length} manifest rows cannot be items:\n  ${problems.join('\n  ')}`);
   const counts = {};
   for (const split of SPLITS) {
-    writeJsonAtomically(path.join(out, split, 'items.json'), manifest.splits[split].map((id) => found.get(id).item));
+    writeJsonAtomically(path.join(out, split, 'items.json'), manifest.splits[split].map((entry) => found.get(entry.id).item));
     counts[split] = manifest.splits[split].length;
   }
-  const sourceManifest = existsSync(path.join(manifestDir, 'split_manifest.json')) ? readJson(path.join(manifestDir, 'split_manifest.json')) : {};
+  const sourceManifest = existsSync(path.join(manifestDir, 'split_manifest.json')) ? readJsonFile(path.join(manifestDir, 'split_manifest.json')) : {};
   writeJsonAtomically(path.join(out, 'split_manifest.json'), {
     benchmark: 'SearchQA',
     source_manifest_dir: manifestDir,
@@ -193,7 +149,7 @@ async function main() {
     process.stdout.write(`Wrote ${counts.train} train, ${counts.val} val and ${counts.test} test items to ${options.out}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof DataProblem)) throw error;
+    if (!(error instanceof MaterializeError)) throw error;
     process.stderr.write(`materialize-searchqa: ${error.message}\n`);
     return 1;
   }
