@@ -107,7 +107,7 @@ describe('materialize-officeqa', () => {
 
     // A rollout on the materialized split: the tools read the rendered document, the scorer reads the CSV answer.
     const model = grepThenAnswer('1,608.80');
-    const result = await environment.rollout(train[0]!, { skill: '', target: { kind: 'chat', model }, signal: new AbortController().signal, workDir: out, sampleIndex: 0 });
+    const result = await environment.rollout(train[0]!, { skill: '', target: { kind: 'chat', model }, signal: new AbortController().signal, workDirectory: async () => out, sampleIndex: 0 });
     expect(result).toMatchObject({ status: 'scored', hard: 1, soft: 1 });
     const toolMessage = model.calls[1]!.messages.at(-1)!;
     expect(JSON.stringify(toolMessage)).toContain('ledger_bulletin_1999_05.txt:13: | Customs \\\\| duties | 1,608.80 | 1,702.15 |');

@@ -94,7 +94,7 @@ describe('skillopt env new', () => {
 
     const source = readFileSync(path.join(packageDirectory, 'src', 'index.js'), 'utf8');
     expect(source).toContain("export const ENVIRONMENT_ID = 'demo-bench';");
-    expect(source).toMatch(/export const manifest = \{\s*kind: 'env',\s*id: ENVIRONMENT_ID,\s*specificationVersion: SPECIFICATION_VERSION,\s*configSchema,/);
+    expect(source).toMatch(/export const manifest = \{\s*kind: 'env',\s*id: ENVIRONMENT_ID,\s*specificationVersion: 'v1',\s*configSchema,/);
     expect(source).toContain("import { loadSplitItems } from '@skillopt/env-kit';");
     expect(readFileSync(path.join(packageDirectory, 'src', 'config.js'), 'utf8')).toContain('z.strictObject(');
     expect(readFileSync(path.join(packageDirectory, 'src', 'scoring.js'), 'utf8')).toMatch(/exactMatch, extractTaggedAnswer, tokenF1/);

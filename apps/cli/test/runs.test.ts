@@ -95,6 +95,29 @@ describe('skillopt runs', () => {
       }
     });
 
+    it('prints the same for a run whose events and files carry fields from a newer release', async () => {
+      cpSync(at('outputs', 'a-finished'), at('outputs', 'e-newer'), { recursive: true });
+      const withExtraFields = (value: unknown): unknown =>
+        Array.isArray(value) ? value.map(withExtraFields) : typeof value === 'object' && value !== null ? { ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExtraFields(item)])), addedLater: { by: 'a newer SkillOpt' } } : value;
+      const eventsFile = at('outputs', 'e-newer', 'events.jsonl');
+      const lines = readFileSync(eventsFile, 'utf8').trim().split('\n');
+      writeFileSync(eventsFile, `${lines.map((line) => JSON.stringify(withExtraFields(JSON.parse(line)))).join('\n')}\n`);
+      // In the files, a new field at the top of each document and of each history record (deeper
+      // objects include maps, such as usage by role, where a new key would be a new entry).
+      const topLevelExtra = (value: Record<string, unknown>) => ({ ...value, addedLater: { by: 'a newer SkillOpt' } });
+      for (const file of ['summary.json', 'runtime_state.json', 'history.json']) {
+        const filePath = at('outputs', 'e-newer', file);
+        const content = JSON.parse(readFileSync(filePath, 'utf8')) as Record<string, unknown> | Array<Record<string, unknown>>;
+        writeFileSync(filePath, JSON.stringify(Array.isArray(content) ? content.map(topLevelExtra) : topLevelExtra(content)));
+      }
+      const original = await runSkillopt(['runs', 'show', 'outputs/a-finished'], project.directory);
+      const newer = await runSkillopt(['runs', 'show', 'outputs/e-newer'], project.directory);
+      expect(newer.error).toBeUndefined();
+      expect(lines.length).toBeGreaterThan(50);
+      expect(newer.stdout.replaceAll('e-newer', 'a-finished')).toBe(original.stdout);
+      rmSync(at('outputs', 'e-newer'), { recursive: true });
+    });
+
     it('shows the state so far of a stopped run, with the resume command', async () => {
       const { stdout, error } = await runSkillopt(['runs', 'show', 'outputs/b-stopped'], project.directory);
       expect(error).toBeUndefined();

@@ -2,7 +2,6 @@ import Anthropic from '@anthropic-ai/sdk';
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Backend,
   type BackendPackage,
   type ChatModel,
@@ -20,7 +19,7 @@ import { hasRateLimits, resolveRoleSettings, type RateLimits } from './role-sett
 export const manifest: PackageManifest<'backend', AnthropicBackendConfig> = {
   kind: 'backend',
   id: 'anthropic',
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: anthropicBackendConfigSchema,
   description: 'The Anthropic Messages API (Claude), with prompt caching of the skill and optional extended thinking. Key: ANTHROPIC_API_KEY.',
 };
@@ -79,6 +78,7 @@ export function createBackend(config: AnthropicBackendConfigInput | AnthropicBac
   }
 
   return {
+    specificationVersion: 'v1',
     id: 'anthropic',
     createChatModel(request: ModelRequest): ChatModel {
       const roleSettings = resolveRoleSettings(settings, request.role, request.modelId);

@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ERROR_CODES, SkillOptError, SPECIFICATION_VERSION, type ChatModel, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
+import { ERROR_CODES, readGenerateRequest, SkillOptError, type ChatModel, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
 import { isRetryableError, withRetry, withTimeout, type RateLimiter, type RateLimitPermit } from '@skillopt/backends-kit';
-import { buildMessageParams } from './message-params.js';
+import { buildMessageParams, messageParamsWarnings } from './message-params.js';
 import { providerErrorFromAttempt } from './provider-error-mapping.js';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 import { mapReply, type MappedReply } from './reply-result.js';
@@ -37,14 +37,20 @@ export interface AnthropicChatModelOptions {
  * 4. returns the usage of the one attempt that succeeded, so it is counted once however many
  *    attempts failed before it.
  */
+/** Claude reads images and calls tools; a JSON Schema is asked for in words; calls are not streamed. */
+const ANTHROPIC_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: true });
+
 export function createAnthropicChatModel(options: AnthropicChatModelOptions): ChatModel {
   const { settings, client, limiter, retryTiming } = options;
   const memory = options.thinkingMemory ?? createThinkingMemory();
   const modelId = settings.modelId;
 
-  async function generate(request: GenerateRequest): Promise<GenerateResult> {
-    if (!Array.isArray(request?.messages) || request.messages.length === 0)
-      throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `${ANTHROPIC_PROVIDER}/${modelId}: generate needs at least one message` });
+  async function generate(received: GenerateRequest): Promise<GenerateResult> {
+    const reading = readGenerateRequest(received);
+    if (!reading.ok)
+      throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `${ANTHROPIC_PROVIDER}/${modelId}: an invalid generate request: ${reading.problems.join('; ')}` });
+    const request = reading.request;
+    const warnings = [...reading.warnings, ...messageParamsWarnings(request)];
     const plan = buildMessageParams(request, settings, memory);
 
     const attempt = (permit: RateLimitPermit | undefined): Promise<MappedReply> =>
@@ -87,8 +93,9 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     return {
       ...reply.result,
       providerMetadata: { ...reply.result.providerMetadata, ...(plan.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: plan.thinkingBudgetTokens }) },
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
 
-  return { specificationVersion: SPECIFICATION_VERSION, provider: ANTHROPIC_PROVIDER, modelId, generate };
+  return { specificationVersion: 'v1', provider: ANTHROPIC_PROVIDER, modelId, capabilities: ANTHROPIC_CAPABILITIES, generate };
 }

@@ -1,5 +1,5 @@
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
-import { messageText, type GenerateRequest } from '@skillopt/contract';
+import { messageText, type CallWarning, type GenerateRequest } from '@skillopt/contract';
 import { estimateTokens } from '@skillopt/backends-kit';
 import { MINIMUM_THINKING_BUDGET_TOKENS } from './config-schema.js';
 import { canReplayThinking, toAnthropicConversation } from './conversation-messages.js';
@@ -66,4 +66,20 @@ export function buildMessageParams(request: GenerateRequest, settings: Anthropic
     ...(request.tools === undefined ? [] : [JSON.stringify(request.tools)]),
   ].join('\n');
   return { params, thinkingBudgetTokens, promptText, estimatedTokens: estimateTokens(promptText) + maxTokens };
+}
+
+/**
+ * What `buildMessageParams` does not send although the call asked for it, as warnings for the
+ * ledger (the reasons are in its comment): a temperature, a reasoning effort other than `none`,
+ * and a JSON Schema, which is asked for in words and not enforced by the API.
+ */
+export function messageParamsWarnings(request: GenerateRequest): CallWarning[] {
+  const warnings: CallWarning[] = [];
+  if (request.temperature !== undefined)
+    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: 'the Messages API is sent no temperature (newer models and extended thinking refuse one)' });
+  if (request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
+    warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: 'reasoningEffort is not sent; extended thinking follows the configured thinking budget' });
+  if (request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
+    warnings.push({ type: 'unsupported-setting', field: 'responseFormat.schema', message: 'the JSON Schema is asked for in words; the Messages API does not enforce it' });
+  return warnings;
 }

@@ -1,5 +1,5 @@
-import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
-import { providerErrorFromNetworkFailure, providerErrorFromResponse, scrubCredentials, type HeaderSource } from '@skillopt/backends-kit';
+import { ERROR_CODES, ProviderError, SkillOptError, redactSecretText } from '@skillopt/contract';
+import { providerErrorFromNetworkFailure, providerErrorFromResponse, type HeaderSource } from '@skillopt/backends-kit';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 
 /** The parts of the SDK's APIError this mapping reads (duck-typed, so another copy of the SDK fits). */
@@ -57,7 +57,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
     const status = sdkError.status;
     const body = errorBody(sdkError);
     const requestId = sdkError.requestID ?? undefined;
-    const detail = scrubCredentials([body.type, body.message].filter((part) => part !== undefined).join(': '), [apiKey]);
+    const detail = redactSecretText([body.type, body.message].filter((part) => part !== undefined).join(': '), [apiKey]);
     const facts = { modelId, ...(body.type ? { errorType: body.type } : {}), ...(requestId ? { requestId } : {}) };
     if (status === 404)
       return new ProviderError({
@@ -94,7 +94,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
       code: ERROR_CODES.replyMalformed,
       provider: ANTHROPIC_PROVIDER,
       retryable: true,
-      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${scrubCredentials(String(sdkError.message), [apiKey])}`,
+      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${redactSecretText(String(sdkError.message), [apiKey])}`,
       cause: error,
       details: { modelId },
     });

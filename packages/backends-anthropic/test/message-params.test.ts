@@ -1,6 +1,7 @@
 import type { GenerateRequest } from '@skillopt/contract';
 import { anthropicBackendConfigSchema, buildMessageParams, resolveRoleSettings, usageFromAnthropic } from '../src/index';
 import { createThinkingMemory } from '../src/thinking-memory';
+import { messageParamsWarnings } from '../src/message-params';
 
 const settings = (config: Record<string, unknown> = {}) => resolveRoleSettings(anthropicBackendConfigSchema.parse(config), 'target');
 const build = (request: Partial<GenerateRequest>, config: Record<string, unknown> = {}, memory = createThinkingMemory()) =>
@@ -145,5 +146,18 @@ describe('usage', () => {
     });
     expect(usageFromAnthropic({ input_tokens: 10, output_tokens: 5 })).toEqual({ inputTokens: 10, outputTokens: 5 });
     expect(usageFromAnthropic({ input_tokens: 10, output_tokens: 5, output_tokens_details: { thinking_tokens: 3 } }).reasoningTokens).toBe(3);
+  });
+});
+
+describe('what a call asks for and the Messages API is not sent', () => {
+  const ask = (extra: Partial<GenerateRequest>): GenerateRequest => ({ messages: [{ role: 'user', content: 'hi' }], purpose: 'rollout', ...extra });
+
+  it('warns of a temperature, a reasoning effort and a JSON Schema, and of nothing else', () => {
+    expect(messageParamsWarnings(ask({ temperature: 0.2, reasoningEffort: 'high', responseFormat: { type: 'json', schema: { type: 'object' } } })).map((warning) => warning.field)).toEqual([
+      'temperature',
+      'reasoningEffort',
+      'responseFormat.schema',
+    ]);
+    expect(messageParamsWarnings(ask({ reasoningEffort: 'none', responseFormat: { type: 'json' } }))).toEqual([]);
   });
 });

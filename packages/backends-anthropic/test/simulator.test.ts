@@ -48,6 +48,18 @@ describe('the Anthropic backend against `skillopt sim serve`', () => {
     expect(second.usage.inputTokens).toBeGreaterThan(second.usage.cachedInputTokens ?? 0);
   });
 
+  it('answers a request with a field the contract does not know, with warnings for it and the temperature it did not send', async () => {
+    const target = backendForSimulator().createChatModel({ role: 'target', modelId: 'sim-target' });
+    const request = { messages: [{ role: 'system' as const, content: SKILL_PROMPT }, { role: 'user' as const, content: `## Question\n${items[0]!.question!}` }], purpose: 'rollout' };
+    const reply = await target.generate({ ...request, temperature: 0.4, topK: 5 } as typeof request);
+    expect(reply.text).toMatch(/<answer>\s*3\s*<\/answer>/);
+    expect(reply.warnings?.map((warning) => [warning.type, warning.field])).toEqual([
+      ['unknown-field', 'topK'],
+      ['unsupported-setting', 'temperature'],
+    ]);
+    expect(target.capabilities).toMatchObject({ images: true, tools: true });
+  });
+
   it('runs optimizer calls on the optimizer model', async () => {
     const optimizer = backendForSimulator({ optimizer: { model: 'sim-optimizer' } }).createChatModel({ role: 'optimizer' });
     expect(optimizer.modelId).toBe('sim-optimizer');

@@ -8,7 +8,6 @@ export * from './rate-limiter.js';
 export * from './timeout.js';
 export * from './cost.js';
 export * from './token-estimate.js';
-export * from './credential-scrubbing.js';
 export * from './line-splitter.js';
 export * from './json-lines.js';
 export * from './output-tail.js';

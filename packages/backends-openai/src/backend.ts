@@ -1,7 +1,6 @@
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Backend,
   type BackendPackage,
   type ModelRequest,
@@ -18,7 +17,7 @@ import { resolveModelSettings, type ResolvedModelSettings } from './resolve-mode
 export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   kind: 'backend',
   id: 'openai',
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: openAiBackendConfigSchema,
   description: 'OpenAI, Azure OpenAI and OpenAI-compatible servers (Qwen, MiniMax, DeepSeek, vLLM, Ollama, llama.cpp) through Chat Completions.',
 };
@@ -83,6 +82,7 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
   }
 
   return {
+    specificationVersion: 'v1',
     id: 'openai',
     createChatModel(request: ModelRequest): OpenAiChatModel {
       const { settings, credentials } = resolveModelSettings(section, request, environment);

@@ -1,8 +1,8 @@
 import {
   ERROR_CODES,
-  generateRequestSchema,
+  readGenerateRequest,
   SkillOptError,
-  SPECIFICATION_VERSION,
+  type CallWarning,
   type ChatModel,
   type GenerateRequest,
   type GenerateResult,
@@ -11,7 +11,7 @@ import { estimateTokens, isRetryableError, withRetry, withTimeout, type RateLimi
 import type OpenAI from 'openai';
 import { createClient, type ClientRuntime } from './create-client.js';
 import { isAnswerFailure } from './reply-errors.js';
-import { buildRequestBody } from './request-body.js';
+import { buildRequestBody, requestWarnings } from './request-body.js';
 import { promptText, readReply } from './reply.js';
 import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-settings.js';
 import { providerErrorFromSdkFailure } from './sdk-errors.js';
@@ -84,22 +84,28 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
   }
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: settings.provider,
     modelId: settings.modelId,
     settings,
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
-      const checked = generateRequestSchema.safeParse(request);
-      if (!checked.success)
+    capabilities: {
+      tools: true,
+      jsonSchemaOutput: settings.jsonResponseFormat,
+      streaming: false,
+      reportedUsage: true,
+    },
+    async generate(received: GenerateRequest): Promise<GenerateResult> {
+      const reading = readGenerateRequest(received);
+      if (!reading.ok)
         throw new SkillOptError({
           code: ERROR_CODES.dataInvalid,
           category: 'internal',
-          message: `${settings.provider} ${settings.modelId}: an invalid generate request: ${checked.error.issues
-            .map((issue) => `${issue.path.join('.') || '(request)'}: ${issue.message}`)
-            .join('; ')}`,
+          message: `${settings.provider} ${settings.modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
         });
+      const request = reading.request;
+      const warnings: CallWarning[] = [...reading.warnings, ...requestWarnings(settings, request)];
       const estimatedTokens = estimateTokens(promptText(request.messages)) + (request.maxOutputTokens ?? settings.maxTokens ?? 1_000);
-      return withRetry(() => attempt(request, estimatedTokens), {
+      const result = await withRetry(() => attempt(request, estimatedTokens), {
         maxAttempts: settings.maxAttempts,
         shouldRetry: (error) => !isAnswerFailure(error) && isRetryableError(error),
         ...(request.signal ? { signal: request.signal } : {}),
@@ -107,6 +113,7 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
         ...(runtime.random ? { random: runtime.random } : {}),
         ...(runtime.onRetry ? { onRetry: runtime.onRetry } : {}),
       });
+      return warnings.length > 0 ? { ...result, warnings } : result;
     },
   };
 }

@@ -25,7 +25,7 @@ export {
 } from './resolve-model-settings.js';
 export type { EnvironmentSource } from './environment-variables.js';
 export { wireReasoningEffort } from './reasoning-models.js';
-export { buildRequestBody, type ChatCompletionBody } from './request-body.js';
+export { buildRequestBody, requestWarnings, type ChatCompletionBody } from './request-body.js';
 export { readReply } from './reply.js';
 export { providerErrorFromSdkFailure } from './sdk-errors.js';
 export { createAzureTokenProvider, type AzureIdentityLoader } from './azure-identity.js';

@@ -1,4 +1,4 @@
-import type { GenerateRequest } from '@skillopt/contract';
+import type { CallWarning, GenerateRequest } from '@skillopt/contract';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { wireReasoningEffort } from './reasoning-models.js';
 import { toChatCompletionMessages, toChatCompletionTools } from './request-messages.js';
@@ -73,4 +73,20 @@ export function buildRequestBody(settings: ResolvedModelSettings, request: Gener
 function jsonSchemaName(name: string | undefined): string {
   const cleaned = (name ?? 'response').replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 64);
   return cleaned === '' ? 'response' : cleaned;
+}
+
+/**
+ * What `buildRequestBody` leaves out of a call that asked for it, as warnings for the ledger: a
+ * temperature a reasoning model refuses, a reasoning effort a chat model refuses, a JSON reply
+ * format turned off for this server. The call still goes ahead; nothing is dropped silently.
+ */
+export function requestWarnings(settings: ResolvedModelSettings, request: GenerateRequest): CallWarning[] {
+  const warnings: CallWarning[] = [];
+  if (settings.reasoningModel && request.temperature !== undefined)
+    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: `${settings.modelId} is a reasoning model, which refuses a temperature; none was sent` });
+  if (!settings.reasoningModel && request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
+    warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: `${settings.modelId} is not a reasoning model, which refuses reasoning_effort; none was sent` });
+  if (request.responseFormat?.type === 'json' && !settings.jsonResponseFormat)
+    warnings.push({ type: 'unsupported-setting', field: 'responseFormat', message: 'json_response_format is off for this model, so the JSON reply is asked for in the prompt only' });
+  return warnings;
 }

@@ -1,5 +1,5 @@
-import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
-import { classifyNetworkFailure, providerErrorFromNetworkFailure, providerErrorFromResponse, scrubCredentials } from '@skillopt/backends-kit';
+import { ERROR_CODES, ProviderError, SkillOptError, redactSecretText } from '@skillopt/contract';
+import { classifyNetworkFailure, providerErrorFromNetworkFailure, providerErrorFromResponse } from '@skillopt/backends-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
 import { answerFailure } from './reply-errors.js';
 import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-settings.js';
@@ -103,7 +103,7 @@ function fromStatus(error: APIError, settings: ResolvedModelSettings, credential
     });
   if (status === 429 && error.code === 'insufficient_quota')
     return new ProviderError({
-      code: 'provider-quota-exceeded',
+      code: ERROR_CODES.providerQuotaExceeded,
       provider,
       status,
       retryable: false,
@@ -174,5 +174,5 @@ function describeCause(error: Error): string {
 
 /** Removes the key itself and anything shaped like a provider key or bearer token. */
 export function scrub(text: string, credentials: ModelCredentials): string {
-  return scrubCredentials(text, [credentials.apiKey]);
+  return redactSecretText(text, [credentials.apiKey]);
 }

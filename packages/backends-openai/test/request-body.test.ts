@@ -1,5 +1,5 @@
 import { SkillOptError, type GenerateRequest } from '@skillopt/contract';
-import { buildRequestBody, openAiBackendConfigSchema, resolveModelSettings, wireReasoningEffort, type OpenAiBackendConfigInput } from '../src/index';
+import { buildRequestBody, requestWarnings, openAiBackendConfigSchema, resolveModelSettings, wireReasoningEffort, type OpenAiBackendConfigInput } from '../src/index';
 
 function settingsFor(config: OpenAiBackendConfigInput, modelId: string, environment: Record<string, string> = { OPENAI_API_KEY: 'k', MINIMAX_API_KEY: 'k' }) {
   return resolveModelSettings(openAiBackendConfigSchema.parse(config), { role: 'target', modelId }, environment).settings;
@@ -137,3 +137,13 @@ describe('the Chat Completions request', () => {
     expect(buildRequestBody(settingsFor({ thinking_mode: 'enabled' }, 'gpt-4.1'), ask())).not.toHaveProperty('chat_template_kwargs');
   });
 });
+
+describe('what a request asks for and is not sent', () => {
+  it('warns of a temperature for a reasoning model and a reasoning effort for a chat model, and is silent otherwise', () => {
+    expect(requestWarnings(settingsFor({}, 'o3'), ask({ temperature: 0.3 }))).toEqual([expect.objectContaining({ type: 'unsupported-setting', field: 'temperature' })]);
+    expect(requestWarnings(settingsFor({}, 'gpt-4.1'), ask({ reasoningEffort: 'low' }))).toEqual([expect.objectContaining({ field: 'reasoningEffort' })]);
+    expect(requestWarnings(settingsFor({}, 'gpt-4.1'), ask({ temperature: 0.3, reasoningEffort: 'none' }))).toEqual([]);
+    expect(requestWarnings(settingsFor({}, 'o3'), ask({ reasoningEffort: 'high' }))).toEqual([]);
+  });
+});
+

@@ -46,6 +46,21 @@ describe('the openai backend against the simulated OpenAI-compatible server', ()
     expect(passed).toBe(12);
   });
 
+  it('answers a request with a field the contract does not know, and reports it and what it did not send as warnings', async () => {
+    const target = backend().createChatModel({ role: 'target', modelId: 'sim-target' });
+    const item = items[3] as { question: string };
+    const request: GenerateRequest = { messages: taskMessages(item.question), purpose: 'rollout' };
+    const plain = await target.generate(request);
+    expect(plain.warnings).toBeUndefined();
+    const extended = await target.generate({ ...request, reasoningEffort: 'high', seed: 3 } as GenerateRequest);
+    expect(extended.text).toBe(plain.text);
+    expect(extended.warnings).toEqual([
+      expect.objectContaining({ type: 'unknown-field', field: 'seed' }),
+      expect.objectContaining({ type: 'unsupported-setting', field: 'reasoningEffort' }),
+    ]);
+    expect(target.capabilities).toMatchObject({ tools: true, reportedUsage: true });
+  });
+
   it('runs an optimizer call: a reflection reply the optimizer can parse', async () => {
     const optimizer = backend().createChatModel({ role: 'optimizer', modelId: 'sim-optimizer' });
     const failed = items.slice(0, 4).map((item, index) => ({

@@ -1,7 +1,6 @@
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Backend,
   type BackendPackage,
   type ChatModel,
@@ -37,7 +36,7 @@ export type SimBackendConfigInput = z.input<typeof simBackendConfigSchema>;
 export const manifest: PackageManifest<'backend', SimBackendConfig> = {
   kind: 'backend',
   id: 'sim',
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: simBackendConfigSchema,
   description: 'A deterministic, seeded SIMULATED model (no API key, no network): labelled as simulated everywhere it appears.',
 };
@@ -46,13 +45,13 @@ export const manifest: PackageManifest<'backend', SimBackendConfig> = {
 export interface SimBackend extends Backend {
   readonly id: 'sim';
   createChatModel(request: ModelRequest): ChatModel;
-  receiveTaskItems(items: readonly TaskItem[]): void;
+  readonly simulator: { receiveTaskItems(items: readonly TaskItem[]): void };
   readonly answerKey: AnswerKey;
 }
 
 /**
- * The simulated backend. Models created before `receiveTaskItems` see the answer key as soon as it
- * arrives: they read it at every call.
+ * The simulated backend. Run setup hands `simulator.receiveTaskItems` the run's items; models
+ * created before that see the answer key as soon as it arrives: they read it at every call.
  */
 export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
   const parsed = simBackendConfigSchema.safeParse(config);
@@ -66,12 +65,15 @@ export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
   const settings = parsed.data;
   let answerKey: AnswerKey = EMPTY_ANSWER_KEY;
   return {
+    specificationVersion: 'v1',
     id: 'sim',
     get answerKey() {
       return answerKey;
     },
-    receiveTaskItems(items: readonly TaskItem[]): void {
-      answerKey = createAnswerKey(items);
+    simulator: {
+      receiveTaskItems(items: readonly TaskItem[]): void {
+        answerKey = createAnswerKey(items);
+      },
     },
     createChatModel(request: ModelRequest): ChatModel {
       return createSimulatedModel({

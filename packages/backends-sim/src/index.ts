@@ -26,7 +26,7 @@ export {
   type RuleEffects,
 } from './failure-classes.js';
 export { skillFromSystemPrompt } from './target.js';
-export { detectStage, OPTIMIZER_STAGES, type OptimizerStage } from './prompt-reading.js';
+export { detectPrompt } from './prompt-reading.js';
 export { createSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './server.js';
 export { createAnthropicMessagesRoute, type AnthropicMessagesRouteOptions } from './anthropic-route.js';
 export { createSimulatedPromptCache, type SimulatedPromptCache, type SimulatedPromptUsage } from './anthropic-prompt-cache.js';

@@ -10,16 +10,16 @@ import {
   type FailureClass,
   type HarmKind,
 } from './failure-classes.js';
+import { OPTIMIZER_PROMPT_STAGES, OPTIMIZER_STAGES, type OptimizerPrompt, type OptimizerStage } from '@skillopt/contract';
 import { hashHex, pick, unitHash } from './hashing.js';
 import {
   currentSkillOf,
-  detectStage,
+  detectPrompt,
   diagnoseTrajectory,
   readNumberedEdits,
   readTrajectories,
   sectionBetween,
   type NumberedEdit,
-  type OptimizerStage,
   type ReadTrajectory,
 } from './prompt-reading.js';
 
@@ -31,9 +31,10 @@ export interface OptimizerSettings {
   modelId: string;
 }
 
-/** The reply of the simulated optimizer: the text, and the stage it recognised (for metadata). */
+/** The reply of the simulated optimizer: the text, and the prompt and stage it recognised (for metadata). */
 export interface OptimizerReply {
   text: string;
+  prompt: OptimizerPrompt | undefined;
   stage: OptimizerStage | undefined;
   malformed: boolean;
 }
@@ -56,19 +57,20 @@ function json(value: unknown): string {
  * the JSON shape that stage's template asks for. Deterministic in (seed, conversation).
  */
 export function answerOptimizerPrompt(settings: OptimizerSettings, userTexts: readonly string[]): OptimizerReply {
-  const prompt = userTexts.find((text) => detectStage(text) !== undefined) ?? userTexts[0] ?? '';
-  const stage = detectStage(prompt);
+  const prompt = userTexts.find((text) => detectPrompt(text) !== undefined) ?? userTexts[0] ?? '';
+  const template = detectPrompt(prompt);
+  const recognised = template === undefined ? { prompt: undefined, stage: undefined } : { prompt: template, stage: OPTIMIZER_PROMPT_STAGES[template] };
   const promptHash = hashHex(prompt).slice(0, 24);
   const last = userTexts[userTexts.length - 1] ?? '';
   const isReAsk = userTexts.length > 1 && RE_ASK.test(last);
   const label = `${settings.modelId} (a simulated model)`;
-  if (stage === undefined) {
+  if (template === undefined) {
     return {
-      stage,
+      ...recognised,
       malformed: false,
       text:
         `I am ${label}, the SkillOpt simulated optimizer. I do not recognise this request: I only answer the prompts of the SkillOpt optimizer ` +
-        '(reflect, merge, rank, lr-decide, rewrite, slow-update, meta-skill, appendix-consolidate), so I cannot help with it.',
+        `(${OPTIMIZER_STAGES.join(', ')}), so I cannot help with it.`,
     };
   }
   if (!isReAsk && settings.malformedReplyRate > 0 && unitHash(settings.seed, 'malformed', promptHash) < settings.malformedReplyRate) {
@@ -81,11 +83,11 @@ export function answerOptimizerPrompt(settings: OptimizerSettings, userTexts: re
       'malformed-text',
       promptHash,
     );
-    return { stage, malformed: true, text };
+    return { ...recognised, malformed: true, text };
   }
   const context = { settings, prompt, promptHash, label };
   const value = (() => {
-    switch (stage) {
+    switch (template) {
       case 'reflect-failure':
         return reflectOnFailures(context);
       case 'reflect-success':
@@ -108,7 +110,7 @@ export function answerOptimizerPrompt(settings: OptimizerSettings, userTexts: re
         return consolidateNotes(context);
     }
   })();
-  return { stage, malformed: false, text: json(value) };
+  return { ...recognised, malformed: false, text: json(value) };
 }
 
 interface StageContext {

@@ -1,43 +1,34 @@
+import type { OptimizerPrompt } from '@skillopt/contract';
 import { containsNumericDate, parseWrittenDate } from './dates.js';
 import type { HarmKind } from './failure-classes.js';
 import { numbersInWords, parseNumeral } from './numbers.js';
 import { hasAnswerTagAttempt, hasWellFormedAnswerTag, normalizeAnswer, plainWords } from './text.js';
 
 /**
- * Reading the optimizer's prompts as text, the way a model would: which stage a prompt is, its
- * sections, the trajectories and numbered edits in it. Nothing here is imported from the optimizer;
- * it follows the documented prompt templates (packages/optimizer/src/prompts/*.md).
+ * Reading the optimizer's prompts as text, the way a model would: which prompt template (and so
+ * which stage, in the contract's vocabulary) a prompt is, its sections, the trajectories and
+ * numbered edits in it. Over HTTP the simulator sees only the messages, so recognition is by text;
+ * a test renders every real template of the optimizer and checks each is recognised, so a reworded
+ * template fails a test instead of silently confusing the simulator.
  */
 
-export const OPTIMIZER_STAGES = [
-  'reflect-failure',
-  'reflect-success',
-  'merge',
-  'rank',
-  'lr-decide',
-  'rewrite-from-suggestions',
-  'full-rewrite',
-  'slow-update',
-  'meta-skill',
-  'appendix-consolidate',
-] as const;
-export type OptimizerStage = (typeof OPTIMIZER_STAGES)[number];
-
-const STAGE_SIGNATURES: ReadonlyArray<[OptimizerStage, RegExp]> = [
-  ['reflect-failure', /trajectories in which the agent FAILED/],
-  ['reflect-success', /trajectories in which the agent SUCCEEDED/],
-  ['merge', /consolidate proposed edits to a skill document/i],
-  ['rank', /choose which proposed edits to a skill document/i],
-  ['lr-decide', /decide how many of the proposed edits/i],
-  ['rewrite-from-suggestions', /apply the selected suggestions below/i],
-  ['full-rewrite', /write the improved skill in full/i],
-  ['slow-update', /write the slow-update guidance/i],
-  ['meta-skill', /keep the optimizer's strategy notes/i],
-  ['appendix-consolidate', /tidy the execution-notes appendix/i],
-];
+// One signature per template: a record over the contract's prompt names, so a new template
+// cannot be added without saying how the simulator recognises it.
+const PROMPT_SIGNATURES: Readonly<Record<OptimizerPrompt, RegExp>> = {
+  'reflect-failure': /trajectories in which the agent FAILED/,
+  'reflect-success': /trajectories in which the agent SUCCEEDED/,
+  merge: /consolidate proposed edits to a skill document/i,
+  rank: /choose which proposed edits to a skill document/i,
+  'lr-decide': /decide how many of the proposed edits/i,
+  'rewrite-from-suggestions': /apply the selected suggestions below/i,
+  'full-rewrite': /write the improved skill in full/i,
+  'slow-update': /write the slow-update guidance/i,
+  'meta-skill': /keep the optimizer's strategy notes/i,
+  'appendix-consolidate': /tidy the execution-notes appendix/i,
+};
 
 /** Second tier: the reply shape a prompt asks for, in case the wording of a template changed. */
-const SHAPE_SIGNATURES: ReadonlyArray<[OptimizerStage, RegExp]> = [
+const SHAPE_SIGNATURES: ReadonlyArray<[OptimizerPrompt, RegExp]> = [
   ['merge', /"mergedFrom"/],
   ['rank', /"selected"\s*:/],
   ['lr-decide', /"learningRate"\s*:/],
@@ -50,9 +41,10 @@ const SHAPE_SIGNATURES: ReadonlyArray<[OptimizerStage, RegExp]> = [
   ['reflect-success', /## Successful trajectories \(/],
 ];
 
-export function detectStage(prompt: string): OptimizerStage | undefined {
-  for (const [stage, signature] of STAGE_SIGNATURES) if (signature.test(prompt)) return stage;
-  for (const [stage, signature] of SHAPE_SIGNATURES) if (signature.test(prompt)) return stage;
+/** Which of the optimizer's prompt templates `prompt` was rendered from, if any. */
+export function detectPrompt(prompt: string): OptimizerPrompt | undefined {
+  for (const [template, signature] of Object.entries(PROMPT_SIGNATURES) as Array<[OptimizerPrompt, RegExp]>) if (signature.test(prompt)) return template;
+  for (const [template, signature] of SHAPE_SIGNATURES) if (signature.test(prompt)) return template;
   return undefined;
 }
 
@@ -70,7 +62,7 @@ export function sectionBetween(prompt: string, heading: string, until: readonly 
   return prompt.slice(bodyStart + 1, end).replace(/^\n+/, '').replace(/\s+$/, '');
 }
 
-const NEXT_AFTER_SKILL: Readonly<Partial<Record<OptimizerStage, string>>> = {
+const NEXT_AFTER_SKILL: Readonly<Partial<Record<OptimizerPrompt, string>>> = {
   'reflect-failure': '## Failed trajectories (',
   'reflect-success': '## Successful trajectories (',
   merge: '## Proposed edits (',
@@ -81,8 +73,8 @@ const NEXT_AFTER_SKILL: Readonly<Partial<Record<OptimizerStage, string>>> = {
 };
 
 /** The current skill as the prompt shows it. */
-export function currentSkillOf(prompt: string, stage: OptimizerStage): string {
-  const next = NEXT_AFTER_SKILL[stage];
+export function currentSkillOf(prompt: string, template: OptimizerPrompt): string {
+  const next = NEXT_AFTER_SKILL[template];
   return sectionBetween(prompt, '## Current skill', next === undefined ? ['## Your reply'] : [next, '## Your reply']) ?? '';
 }
 

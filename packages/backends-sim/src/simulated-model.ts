@@ -2,8 +2,9 @@ import {
   ERROR_CODES,
   ProviderError,
   SkillOptError,
-  SPECIFICATION_VERSION,
   messageText,
+  readGenerateRequest,
+  type CallWarning,
   type ChatModel,
   type GenerateRequest,
   type GenerateResult,
@@ -145,14 +146,18 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   }
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: SIMULATED_PROVIDER,
     modelId,
-    async generate(request: GenerateRequest): Promise<GenerateResult> {
-      if (request.signal?.aborted) throw abortReason(request.signal);
-      if (!Array.isArray(request.messages) || request.messages.length === 0) {
-        throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): a request needs at least one message` });
+    capabilities: SIMULATED_MODEL_CAPABILITIES,
+    async generate(received: GenerateRequest): Promise<GenerateResult> {
+      if (received.signal?.aborted) throw abortReason(received.signal);
+      const reading = readGenerateRequest(received);
+      if (!reading.ok) {
+        throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): an invalid request: ${reading.problems.join('; ')}` });
       }
+      const request = reading.request;
+      const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request)];
       let text: string;
       let toolCalls: ToolCall[] | undefined;
       const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
@@ -166,6 +171,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
         const reply = answerOptimizerPrompt({ seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId }, userTexts);
         text = reply.text;
         metadata.stage = reply.stage ?? 'unrecognised';
+        if (reply.prompt !== undefined) metadata.prompt = reply.prompt;
         if (reply.malformed) metadata.malformed = true;
       }
       if (latencyMs > 0) await sleep(latencyMs, request.signal);
@@ -185,7 +191,28 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
         usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(output), estimated: true },
         finishReason,
         providerMetadata: metadata,
+        ...(warnings.length > 0 ? { warnings } : {}),
       };
     },
   };
+}
+
+/**
+ * What the simulated model can honour. It reads image parts (as opaque: its knowledge comes from
+ * the answer key, so a document image task still works), calls tools, and reports usage estimated
+ * from text length. It writes the JSON each optimizer prompt asks for, but holds no reply to an
+ * arbitrary JSON Schema. In process it does not stream (`sim serve` streams over HTTP).
+ */
+export const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: false });
+
+/** Request settings that change nothing in a deterministic simulation, reported rather than ignored silently. */
+function settingsTheSimulationIgnores(request: GenerateRequest): CallWarning[] {
+  const warnings: CallWarning[] = [];
+  if (request.temperature !== undefined)
+    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: 'the simulated model is deterministic in its seed; temperature has no effect' });
+  if (request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
+    warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: 'the simulated model does not reason; reasoningEffort has no effect' });
+  if (request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
+    warnings.push({ type: 'unsupported-setting', field: 'responseFormat.schema', message: 'the simulated model writes the JSON its prompt asks for and does not hold a reply to the given schema' });
+  return warnings;
 }

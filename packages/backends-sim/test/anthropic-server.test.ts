@@ -58,6 +58,20 @@ describe('the simulator speaks the Anthropic Messages API', () => {
     expect(body.usage.output_tokens).toBeGreaterThan(0);
   });
 
+  it('answers a body with fields it does not know, at the top, in messages and in blocks', async () => {
+    const plain = rollout(GOOD_SKILL, item.question);
+    const extended = {
+      ...plain,
+      service_tier: 'auto',
+      future_option: { nested: true },
+      system: [{ ...plain.system[0], citations: null }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: userPrompt(item.question), future_field: 1 }], future_field: 2 }],
+    };
+    const response = await post(extended);
+    expect(response.status).toBe(200);
+    expect(textOf((await response.json()) as MessageBody)).toBe(textOf((await (await post(plain)).json()) as MessageBody));
+  });
+
   it('simulates a prompt cache keyed by the cached prefix: the second call with the same system prompt reads it', async () => {
     const skill = `${GOOD_SKILL}\n- A rule only this test uses, so the prefix is new.\n`;
     const first = (await (await post(rollout(skill, (items[1] as { question: string }).question))).json()) as MessageBody;

@@ -1,4 +1,4 @@
-import { describeBackendPackageProblem, isChatModel, SPECIFICATION_VERSION } from '@skillopt/contract';
+import { describeBackendPackageProblem, isChatModel } from '@skillopt/contract';
 import * as entry from '../src/index';
 import { createBackend, manifest } from '../src/index';
 import { ask, GOOD_SKILL, hardScore, syntheticItems } from './helpers';
@@ -6,7 +6,7 @@ import { ask, GOOD_SKILL, hardScore, syntheticItems } from './helpers';
 describe('the package entry', () => {
   it('is a valid backend package', () => {
     expect(describeBackendPackageProblem(entry)).toBeUndefined();
-    expect(manifest).toMatchObject({ kind: 'backend', id: 'sim', specificationVersion: SPECIFICATION_VERSION });
+    expect(manifest).toMatchObject({ kind: 'backend', id: 'sim', specificationVersion: 'v1' });
     expect(manifest.description).toMatch(/SIMULATED/);
   });
 
@@ -43,10 +43,34 @@ describe('the package entry', () => {
     const item = items[4];
     const before = await ask(model, GOOD_SKILL, item?.question as string);
     expect(hardScore(before, item?.references as string[])).toBe(0);
-    await backend.receiveTaskItems(items);
+    await backend.simulator.receiveTaskItems(items);
     expect(backend.answerKey.size).toBe(items.length);
     expect(backend.answerKey.label).toMatch(/SIMULATED/);
     const after = await ask(model, GOOD_SKILL, item?.question as string);
     expect(hardScore(after, item?.references as string[])).toBe(1);
+  });
+
+  it('answers a request with a field it does not know, and says so in a warning', async () => {
+    const backend = createBackend({ noise: 0 });
+    await backend.simulator.receiveTaskItems(syntheticItems());
+    const model = backend.createChatModel({ role: 'target' });
+    const request = { messages: [{ role: 'user' as const, content: 'What is the capital of France?' }], purpose: 'rollout' };
+    const plain = await model.generate(request);
+    const extended = await model.generate({ ...request, seed: 42 } as typeof request);
+    expect(extended.text).toBe(plain.text);
+    expect(plain.warnings).toBeUndefined();
+    expect(extended.warnings).toEqual([expect.objectContaining({ type: 'unknown-field', field: 'seed' })]);
+  });
+
+  it('reports settings a deterministic simulation cannot honour, and declares its capabilities', async () => {
+    const model = createBackend({}).createChatModel({ role: 'target' });
+    expect(model.capabilities).toMatchObject({ images: true, tools: true, reportedUsage: false });
+    const reply = await model.generate({ messages: [{ role: 'user', content: 'hi' }], purpose: 'rollout', temperature: 0.7 });
+    expect(reply.warnings).toEqual([expect.objectContaining({ type: 'unsupported-setting', field: 'temperature' })]);
+  });
+
+  it('refuses a request of the wrong shape as a bad request', async () => {
+    const model = createBackend({}).createChatModel({ role: 'target' });
+    await expect(model.generate({ messages: [], purpose: 'rollout' })).rejects.toMatchObject({ code: 'provider-bad-request' });
   });
 });

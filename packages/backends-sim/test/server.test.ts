@@ -56,6 +56,23 @@ describe('the OpenAI-compatible simulator server', () => {
     expect(again.choices[0]?.message.content).toBe(body.choices[0]?.message.content);
   });
 
+  it('answers a body with fields it does not know, at the top, in messages and in content parts', async () => {
+    const extended = {
+      ...chat,
+      service_tier: 'flex',
+      future_option: { nested: true },
+      messages: [
+        { ...chat.messages[0], name: 'system-author' },
+        { role: 'user', content: [{ type: 'text', text: userPrompt(item.question), cache_hint: 'x' }], name: 'ann' },
+      ],
+    };
+    const response = await post(extended);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
+    const plain = (await (await post(chat)).json()) as typeof body;
+    expect(body.choices[0]?.message.content).toBe(plain.choices[0]?.message.content);
+  });
+
   it('streams a chat completion as server-sent events', async () => {
     const response = await post({ ...chat, stream: true, stream_options: { include_usage: true } });
     expect(response.status).toBe(200);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { CallPurpose } from './call-purpose.js';
+import { callWarningSchema, type CallWarning } from './call-warning.js';
+import type { ModelCapabilities } from './capabilities.js';
 import { isModelImplementation } from './implementation-shape.js';
-import type { SpecificationVersion } from './specification-version.js';
 import { usageSchema, type Usage } from './usage.js';
 
 /** A file placed in the agent's workspace before it starts; `path` is relative to the workspace. */
@@ -23,6 +25,8 @@ export interface AgentRunRequest {
   workspace: string;
   files?: WorkspaceFile[];
   timeoutMs: number;
+  /** Why the run is made (`rollout`, `replay`, `judge`, `mine`, `optimize`, …), as for chat calls. */
+  purpose: CallPurpose;
   signal?: AbortSignal;
 }
 
@@ -42,6 +46,8 @@ export const agentRunResultSchema = z.strictObject({
   /** `usage.estimated` is true when the harness reported no token counts. */
   usage: usageSchema,
   exitStatus: exitStatusSchema,
+  /** What the runner could not honour in the request it ran. */
+  warnings: z.array(callWarningSchema).optional(),
 });
 
 export interface AgentRunResult {
@@ -49,20 +55,26 @@ export interface AgentRunResult {
   transcript: TranscriptEvent[];
   usage: Usage;
   exitStatus: ExitStatus;
+  warnings?: CallWarning[];
 }
 
 /**
- * A coding-agent harness (Codex, Claude Code, Copilot, …) run as a whole agent in a workspace.
- * A harness that crashes or times out throws a retryable `ProviderError`: that is an
- * infrastructure failure, not an answer.
+ * A coding-agent harness (Codex, Claude Code, Copilot, …) run as a whole agent in a workspace,
+ * version 1 of the interface. A harness that crashes or times out throws a retryable
+ * `ProviderError`: that is an infrastructure failure, not an answer.
  */
-export interface AgentRunner {
-  readonly specificationVersion: SpecificationVersion;
+export interface AgentRunnerV1 {
+  readonly specificationVersion: 'v1';
   readonly provider: string;
   readonly modelId: string;
+  /** What it can honour; an env that needs a capability refuses a runner that declares it missing. */
+  readonly capabilities?: ModelCapabilities;
   run(request: AgentRunRequest): Promise<AgentRunResult>;
 }
 
+/** The agent runner interface of this release (an alias of the newest version). */
+export type AgentRunner = AgentRunnerV1;
+
 export function isAgentRunner(value: unknown): value is AgentRunner {
-  return isModelImplementation(value, 'run');
+  return isModelImplementation(value, 'agent-runner');
 }

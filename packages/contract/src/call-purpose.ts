@@ -1,22 +1,13 @@
+import { OPTIMIZER_STAGES } from './optimizer-stage.js';
+
 /**
- * Why a model call is made. Every call carries one, for the ledger, the rollout cache and the
- * events. The set is open: a package may use its own purpose, and the known ones below only give
- * editors something to complete.
+ * Why a model call or an agent run is made. Every call carries one, for the ledger, the rollout
+ * cache and the events. The set is open: a package may use its own purpose, and the known ones
+ * below only give editors something to complete. The optimizer's calls are named after their
+ * stage (OPTIMIZER_STAGES); Sleep's are `replay`, `judge` and `mine`; an agent acting as the
+ * optimizer runs with `optimize`.
  */
-export const KNOWN_CALL_PURPOSES = [
-  'rollout',
-  'reflect',
-  'merge',
-  'rank',
-  'lr-decide',
-  'rewrite',
-  'slow-update',
-  'meta-skill',
-  'appendix-consolidate',
-  'judge',
-  'mine',
-  'probe',
-] as const;
+export const KNOWN_CALL_PURPOSES = ['rollout', ...OPTIMIZER_STAGES, 'judge', 'mine', 'replay', 'optimize', 'probe'] as const;
 
 export type KnownCallPurpose = (typeof KNOWN_CALL_PURPOSES)[number];
 

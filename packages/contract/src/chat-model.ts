@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { CallPurpose } from './call-purpose.js';
+import { callWarningSchema, type CallWarning } from './call-warning.js';
+import type { ModelCapabilities } from './capabilities.js';
 import { messageSchema, type Message } from './messages.js';
 import { isModelImplementation } from './implementation-shape.js';
-import type { SpecificationVersion } from './specification-version.js';
 import { toolCallSchema, toolDefinitionSchema, type ToolCall, type ToolDefinition } from './tools.js';
 import { usageSchema, type Usage } from './usage.js';
 
@@ -55,6 +56,8 @@ export const generateResultSchema = z.strictObject({
   finishReason: z.enum(FINISH_REASONS),
   /** Provider-specific facts worth keeping (response id, served model, cache hits); no secrets. */
   providerMetadata: z.record(z.string(), z.unknown()).optional(),
+  /** What the model could not honour in the request it answered. */
+  warnings: z.array(callWarningSchema).optional(),
 });
 
 export interface GenerateResult {
@@ -63,22 +66,79 @@ export interface GenerateResult {
   usage: Usage;
   finishReason: FinishReason;
   providerMetadata?: Record<string, unknown>;
+  /** What the model could not honour in the request it answered; absent or empty when nothing. */
+  warnings?: CallWarning[];
 }
 
 /**
- * A text model behind one provider. Implementations retry transient failures themselves and throw
- * a `SkillOptError` (usually a `ProviderError`) for what is left, never return an error as text.
+ * A text model behind one provider, version 1 of the interface. Implementations retry transient
+ * failures themselves and throw a `SkillOptError` (usually a `ProviderError`) for what is left,
+ * never return an error as text. What they cannot honour in a request (a field they do not know, a
+ * setting the provider refuses) they answer anyway and report in the result's `warnings`.
  */
-export interface ChatModel {
-  readonly specificationVersion: SpecificationVersion;
+export interface ChatModelV1 {
+  readonly specificationVersion: 'v1';
   /** The provider, e.g. `openai`, `anthropic`, `sim`. */
   readonly provider: string;
   /** The model as the provider names it, e.g. `gpt-5.5`. */
   readonly modelId: string;
+  /** What it can honour; an env that needs a capability refuses a model that declares it missing. */
+  readonly capabilities?: ModelCapabilities;
   generate(request: GenerateRequest): Promise<GenerateResult>;
 }
 
-/** True when `value` has the shape of a ChatModel of a supported specification version. */
+/** The chat model interface of this release (an alias of the newest version). */
+export type ChatModel = ChatModelV1;
+
+/** True when `value` has the shape of a ChatModel of a specification version this release defines. */
 export function isChatModel(value: unknown): value is ChatModel {
-  return isModelImplementation(value, 'generate');
+  return isModelImplementation(value, 'chat-model');
+}
+
+/** A generate request as an implementation reads it: usable, with what it did not know as warnings. */
+export type GenerateRequestReading = { ok: true; request: GenerateRequest; warnings: CallWarning[] } | { ok: false; problems: string[] };
+
+/**
+ * Checks a request the way an implementation should: fields of the wrong type are problems (the
+ * caller's bug, to be thrown as an error), while fields the contract does not know — sent by a
+ * caller built against a newer contract — are left out of the request and become `unknown-field`
+ * warnings, so the call is still answered and nothing is ignored silently.
+ */
+export function readGenerateRequest(input: unknown): GenerateRequestReading {
+  const checked = generateRequestSchema.safeParse(input);
+  if (checked.success) return { ok: true, request: input as GenerateRequest, warnings: [] };
+  const unknownFields: string[][] = [];
+  const problems: string[] = [];
+  for (const issue of checked.error.issues) {
+    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) unknownFields.push([...issue.path.map(String), key]);
+    else problems.push(`${issue.path.join('.') || '(request)'}: ${issue.message}`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const request = withoutFields(input, unknownFields) as GenerateRequest;
+  const warnings = unknownFields.map((path): CallWarning => ({
+    type: 'unknown-field',
+    field: path.join('.'),
+    message: `the request field \`${path.join('.')}\` is not part of the contract this model was built against; it was ignored`,
+  }));
+  return { ok: true, request, warnings };
+}
+
+/** A copy of `value` without the fields at `paths` (each a list of keys and array indexes). */
+function withoutFields(value: unknown, paths: readonly string[][]): unknown {
+  const copy = copyPlainData(value);
+  for (const path of paths) {
+    let holder: unknown = copy;
+    for (const key of path.slice(0, -1)) holder = (holder as Record<string, unknown>)?.[key];
+    if (typeof holder === 'object' && holder !== null) delete (holder as Record<string, unknown>)[path[path.length - 1]!];
+  }
+  return copy;
+}
+
+/** A deep copy of plain data that keeps an AbortSignal (and other class instances) by reference. */
+function copyPlainData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyPlainData);
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = copyPlainData(item);
+  return copy;
 }

@@ -1,8 +1,8 @@
 import type { AgentRunner } from './agent-runner.js';
 import type { ChatModel } from './chat-model.js';
+import type { ModelCapabilityName } from './capabilities.js';
 import type { RolloutResult } from './rollout-result.js';
 import { supportedImplementationFields } from './implementation-shape.js';
-import type { SpecificationVersion } from './specification-version.js';
 import type { SplitName, TaskItem } from './task-item.js';
 
 export const TARGET_KINDS = ['chat', 'agent'] as const;
@@ -17,24 +17,33 @@ export interface RolloutContext {
   target: Target;
   /** Aborted when the run stops; a rollout rejects promptly with the signal's reason. */
   signal: AbortSignal;
-  /** A directory of this rollout's own, for files it writes; created and removed by core. */
-  workDir: string;
+  /**
+   * A directory of this rollout's own, for files it writes: created on the first call (every call
+   * returns the same path) and removed by core after the rollout, so an env that writes nothing
+   * costs no directory at all.
+   */
+  workDirectory(): Promise<string>;
   /** Which sample of the same item this is, when an item is rolled out more than once. */
   sampleIndex: number;
 }
 
 /**
- * A benchmark. `rollout` handles one item: core schedules items concurrently, caches each result
+ * A benchmark, version 1 of the interface. `rollout` handles one item: core schedules items concurrently, caches each result
  * and reports progress item by item, so an env never loops over a split itself.
  *
  * `rollout` returns a `scored` result when the target answered, and an `errored` one (or throws a
  * retryable `ProviderError`) when infrastructure failed; it never turns a failure into a score of 0.
  */
-export interface Environment {
-  readonly specificationVersion: SpecificationVersion;
+export interface EnvironmentV1 {
+  readonly specificationVersion: 'v1';
   readonly id: string;
   readonly targetKinds: readonly TargetKind[];
   readonly taskTypes: readonly string[];
+  /**
+   * What the target must be able to do (DocVQA: `images`). Core refuses, before the run starts, a
+   * target that declares one of these missing; a target that does not say is given the benefit.
+   */
+  readonly requiredCapabilities?: readonly ModelCapabilityName[];
   /** The skill training starts from, unless the config names another. */
   initialSkill(): Promise<string>;
   loadSplit(split: SplitName): Promise<TaskItem[]>;
@@ -45,8 +54,11 @@ export interface Environment {
   teardown?(): Promise<void>;
 }
 
+/** The environment interface of this release (an alias of the newest version). */
+export type Environment = EnvironmentV1;
+
 export function isEnvironment(value: unknown): value is Environment {
-  const fields = supportedImplementationFields(value);
+  const fields = supportedImplementationFields(value, 'environment');
   return (
     fields !== undefined &&
     typeof fields.id === 'string' &&

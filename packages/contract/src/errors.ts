@@ -16,11 +16,15 @@ export const ERROR_CODES = {
   configInvalid: 'config-invalid',
   /** An env or backend package named in the config is not installed. */
   packageNotFound: 'package-not-found',
-  /** A package was written against a contract version this release does not support. */
+  /** A package exists but is not a usable env or backend package (no manifest, no factory, a throwing import). */
+  packageInvalid: 'package-invalid',
+  /** A package or an implementation declares a specification version this release does not support. */
   specificationUnsupported: 'specification-unsupported',
   /** Input data (a split, a task item) does not have the expected shape. */
   dataInvalid: 'data-invalid',
   providerRateLimited: 'provider-rate-limited',
+  /** The account's quota or credit is spent: waiting does not help, so it is not retried. */
+  providerQuotaExceeded: 'provider-quota-exceeded',
   providerUnavailable: 'provider-unavailable',
   providerTimeout: 'provider-timeout',
   providerConnection: 'provider-connection',

@@ -1,11 +1,15 @@
 import { z } from 'zod';
+import { callWarningSchema } from './call-warning.js';
+import { GATED_CANDIDATE_KINDS, OPTIMIZER_PROMPTS, OPTIMIZER_STAGES, type OptimizerPrompt } from './optimizer-stage.js';
+import { tolerantSchema } from './tolerant-schema.js';
 import { usageSchema } from './usage.js';
 
 /**
  * Everything a run reports as it goes, one event per thing that happened, named noun first in
  * the past tense. The CLI's progress display, `--json` output and the dashboard read only this.
- * Every event carries its `runId` and an ISO `timestamp`; new event types may be added without a
- * version bump, so readers ignore types they do not know.
+ * Every event carries its `runId` and an ISO `timestamp`. These schemas are the producer's, and
+ * strict; a reader uses `readRunEvent` (or `runEventReaderSchema`), which keeps fields it does not
+ * know and tells an event of a newer type apart from a damaged line.
  */
 const base = { runId: z.string().min(1), timestamp: z.iso.datetime() };
 const stepPosition = { epoch: z.int().positive(), step: z.int().positive(), globalStep: z.int().positive() };
@@ -61,21 +65,23 @@ export const editsProposedEventSchema = z.strictObject({
   type: z.literal('edits-proposed'),
   ...base,
   ...stepPosition,
-  stage: z.enum(['reflect', 'merge', 'select', 'rewrite', 'slow-update']),
+  stage: z.enum(OPTIMIZER_STAGES),
   count: z.int().nonnegative(),
 });
 
 export const stageFailedEventSchema = z.strictObject({
   type: z.literal('stage-failed'),
   ...base,
-  stage: z.string(),
+  stage: z.enum(OPTIMIZER_STAGES),
+  /** The prompt template whose reply could not be used, where the stage has more than one. */
+  prompt: z.enum(OPTIMIZER_PROMPTS as unknown as [OptimizerPrompt, ...OptimizerPrompt[]]).optional(),
   epoch: z.int().positive().optional(),
   globalStep: z.int().positive().optional(),
   reason: z.string(),
 });
 
 /** Which candidate a gate judged: a step's, or the epoch-end slow update's (absent: a step's). */
-const gatedStage = { stage: z.enum(['step', 'slow-update']).optional() };
+const gatedStage = { stage: z.enum(GATED_CANDIDATE_KINDS).optional() };
 
 export const candidateEvaluatedEventSchema = z.strictObject({
   type: z.literal('candidate-evaluated'),
@@ -128,6 +134,8 @@ export const usageRecordedEventSchema = z.strictObject({
   costUsd: z.number().nonnegative().nullable(),
   cacheHit: z.boolean(),
   latencyMs: z.number().nonnegative(),
+  /** What the model could not honour in the call (an unknown field, a refused setting). */
+  warnings: z.array(callWarningSchema).optional(),
 });
 
 export const runStoppedEventSchema = z.strictObject({
@@ -169,3 +177,33 @@ export type RunEvent = z.infer<typeof runEventSchema>;
 export type RunEventType = RunEvent['type'];
 /** The event of one type, e.g. `RunEventOf<'gate-decided'>`. */
 export type RunEventOf<Type extends RunEventType> = Extract<RunEvent, { type: Type }>;
+
+/** Every event type this release of the contract knows. */
+export const RUN_EVENT_TYPES = runEventSchema.options.map((option) => option.shape.type.value) as readonly RunEventType[];
+
+/**
+ * The reader's schema of a run event: the same events, with fields it does not know kept and any
+ * word accepted where a producer must use a known one (see tolerantSchema).
+ */
+export const runEventReaderSchema = tolerantSchema(runEventSchema);
+
+/** One line of an events file as a reader sees it. */
+export type RunEventReading =
+  | { kind: 'event'; event: RunEvent }
+  /** An event of a type this copy of the contract does not know: from a newer producer, so skipped. */
+  | { kind: 'unknown-type'; type: string }
+  /** Not an event at all, or an event of a known type without the fields that type requires. */
+  | { kind: 'malformed'; reason: string };
+
+/** Reads one event tolerantly: unknown fields are kept, an unknown type is skipped, not an error. */
+export function readRunEvent(value: unknown): RunEventReading {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { kind: 'malformed', reason: 'not a JSON object' };
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== 'string' || type === '') return { kind: 'malformed', reason: 'no event type' };
+  if (!(RUN_EVENT_TYPES as readonly string[]).includes(type)) return { kind: 'unknown-type', type };
+  const parsed = runEventReaderSchema.safeParse(value);
+  if (parsed.success) return { kind: 'event', event: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue === undefined ? 'its shape' : `${issue.path.join('.') || 'its shape'}: ${issue.message}`;
+  return { kind: 'malformed', reason: `the ${type} event does not have what its type requires (${where})` };
+}

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  SPECIFICATION_VERSION,
   describeBackendPackageProblem,
   describeEnvironmentPackageProblem,
   isAgentRunner,
@@ -12,7 +11,7 @@ import {
 } from '../src/index';
 
 const echoModel: ChatModel = {
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   provider: 'echo',
   modelId: 'echo-1',
   async generate(request) {
@@ -21,9 +20,9 @@ const echoModel: ChatModel = {
 };
 
 const environmentPackage: EnvironmentPackage<{ dataDirectory: string }> = {
-  manifest: { kind: 'env', id: 'tiny-qa', specificationVersion: SPECIFICATION_VERSION, configSchema: z.strictObject({ dataDirectory: z.string() }) },
+  manifest: { kind: 'env', id: 'tiny-qa', specificationVersion: 'v1', configSchema: z.strictObject({ dataDirectory: z.string() }) },
   createEnvironment: () => ({
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: 'tiny-qa',
     targetKinds: ['chat'],
     taskTypes: ['factoid'],
@@ -34,8 +33,8 @@ const environmentPackage: EnvironmentPackage<{ dataDirectory: string }> = {
 };
 
 const backendPackage: BackendPackage<Record<string, never>> = {
-  manifest: { kind: 'backend', id: 'echo', specificationVersion: SPECIFICATION_VERSION, configSchema: z.strictObject({}) },
-  createBackend: () => ({ id: 'echo', createChatModel: () => echoModel }),
+  manifest: { kind: 'backend', id: 'echo', specificationVersion: 'v1', configSchema: z.strictObject({}) },
+  createBackend: () => ({ specificationVersion: 'v1', id: 'echo', createChatModel: () => echoModel }),
 };
 
 describe('package entries', () => {
@@ -59,7 +58,7 @@ describe('package entries', () => {
 
   it('names the contract version a package was written for when it is not supported', () => {
     const future = { ...environmentPackage, manifest: { ...environmentPackage.manifest, specificationVersion: 'v9' } };
-    expect(describeEnvironmentPackageProblem(future)).toBe('it was written for contract v9; this release supports v1');
+    expect(describeEnvironmentPackageProblem(future)).toBe('its manifest declares package specification "v9"; this release of the contract defines v1');
   });
 
   it('does not take an object of an unsupported version for a chat model', () => {

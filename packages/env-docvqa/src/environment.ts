@@ -4,7 +4,6 @@ import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/en
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Environment,
   type RolloutContext,
   type RolloutResult,
@@ -132,9 +131,11 @@ export function createDocVqaEnvironment(input: DocVqaConfigInput | DocVqaConfig 
   });
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: DOCVQA_ENVIRONMENT_ID,
     targetKinds: ['chat'],
+    // The page is an image part: a target that says it cannot read images would score nothing.
+    requiredCapabilities: ['images'],
     taskTypes: [DOCVQA_TASK_TYPE],
     initialSkill: async () => DOCVQA_INITIAL_SKILL,
     async loadSplit(split) {

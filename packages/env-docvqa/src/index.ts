@@ -1,6 +1,6 @@
 // @skillopt/env-docvqa: questions about document page images, answered in an <answer> tag and
 // scored by ANLS (hard = ANLS ≥ 0.999, soft = ANLS).
-import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { type Environment, type PackageManifest } from '@skillopt/contract';
 import { docVqaConfigSchema, type DocVqaConfig, type DocVqaConfigInput } from './config.js';
 import { createDocVqaEnvironment, DOCVQA_ENVIRONMENT_ID } from './environment.js';
 
@@ -22,7 +22,7 @@ export {
 export const manifest: PackageManifest<'env', DocVqaConfig> = {
   kind: 'env',
   id: DOCVQA_ENVIRONMENT_ID,
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: docVqaConfigSchema,
   description: 'DocVQA: questions about document page images (sent as image parts), answered in <answer> tags; hard = ANLS ≥ 0.999, soft = ANLS.',
 };

@@ -13,14 +13,14 @@ import {
   type ScoredRollout,
   type Target,
 } from '@skillopt/contract';
-import { createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
+import { createFilelessRolloutContextForTests, createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
 import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, sniffImageMediaType, type DocVqaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR, TINY_JPEG_HEAD, temporaryDirectory, writeImage } from './helpers';
 
 const SKILL = '# My skill\n\nRule Zeta: copy dates exactly as printed.\n';
 
 function contextFor(target: Target, signal: AbortSignal = new AbortController().signal): RolloutContext {
-  return { skill: SKILL, target, signal, workDir: '/tmp/unused', sampleIndex: 0 };
+  return createFilelessRolloutContextForTests({ skill: SKILL, target, signal });
 }
 
 function scored(result: RolloutResult): ScoredRollout {

@@ -46,7 +46,7 @@ describe('training on the fixture split with the simulated model (SIMULATED: say
     });
     const environment = createEnvironment({ split_mode: 'split_dir', split_dir: FIXTURE_SPLIT_DIR });
     const backend = createBackend({ seed: 7 });
-    backend.receiveTaskItems([
+    backend.simulator.receiveTaskItems([
       ...(await environment.loadSplit('train')),
       ...(await environment.loadSplit('val')),
       ...(await environment.loadSplit('test')),

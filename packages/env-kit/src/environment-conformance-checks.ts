@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -9,6 +8,7 @@ import {
   SkillOptError,
   SPLIT_NAMES,
   SUPPORTED_SPECIFICATION_VERSIONS,
+  isSupportedSpecificationVersion,
   TARGET_KINDS,
   taskItemSchema,
   type Environment,
@@ -19,6 +19,7 @@ import {
   type TaskItem,
 } from '@skillopt/contract';
 import { formatZodIssues } from './data-invalid-error.js';
+import { createRolloutWorkDirectory } from './rollout-work-directory.js';
 import {
   createFailingTarget,
   createReferenceAnsweringTarget,
@@ -114,19 +115,20 @@ interface RolloutCall {
   sampleIndex?: number;
 }
 
-/** One rollout in a work directory of its own, removed afterwards, as core does it. */
-async function rolloutInFreshWorkDir(environment: Environment, call: RolloutCall): Promise<RolloutResult> {
-  const workDir = await mkdtemp(path.join(tmpdir(), 'skillopt-conformance-'));
+/** One rollout with a lazy work directory of its own, removed afterwards, as core does it. */
+async function rolloutInFreshWorkDirectory(environment: Environment, call: RolloutCall): Promise<RolloutResult> {
+  const sampleIndex = call.sampleIndex ?? 0;
+  const workDirectory = createRolloutWorkDirectory(path.join(tmpdir(), 'skillopt-conformance'), call.item.id, sampleIndex);
   try {
     return await environment.rollout(call.item, {
       skill: call.skill,
       target: call.target,
       signal: call.signal ?? new AbortController().signal,
-      workDir,
-      sampleIndex: call.sampleIndex ?? 0,
+      workDirectory: () => workDirectory.path(),
+      sampleIndex,
     });
   } finally {
-    await rm(workDir, { recursive: true, force: true });
+    await workDirectory.remove();
   }
 }
 
@@ -199,9 +201,9 @@ export const checkEnvironmentShape: ConformanceCheck = async (environment, optio
   if (!isEnvironment(environment)) {
     const problems: string[] = [];
     if (typeof candidate.specificationVersion !== 'string') problems.push('specificationVersion is not a string');
-    else if (!SUPPORTED_SPECIFICATION_VERSIONS.includes(candidate.specificationVersion)) {
+    else if (!isSupportedSpecificationVersion('environment', candidate.specificationVersion)) {
       problems.push(
-        `specificationVersion "${candidate.specificationVersion}" is not supported (supported: ${SUPPORTED_SPECIFICATION_VERSIONS.join(', ')})`,
+        `specificationVersion "${candidate.specificationVersion}" is not supported (supported: ${SUPPORTED_SPECIFICATION_VERSIONS.environment.join(', ')})`,
       );
     }
     if (typeof candidate.id !== 'string') problems.push('id is not a string');
@@ -288,7 +290,7 @@ export const checkRolloutResultsAreValid: ConformanceCheck = async (environment,
   for (const item of plan.items) {
     let result: unknown;
     try {
-      result = await rolloutInFreshWorkDir(environment, { item, target: plan.target, skill: plan.skill });
+      result = await rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill });
     } catch (error) {
       assert.fail(`item "${item.id}": rollout with a working target rejected: ${describeError(error)}`);
     }
@@ -311,7 +313,7 @@ export const checkProviderErrorsAreNotScores: ConformanceCheck = async (environm
   const item = plan.items[0] as TaskItem;
   const providerError = createRetryableProviderErrorForTests();
   const failing = createFailingTarget(chooseTargetKind(environment), providerError);
-  const outcome = await settle(rolloutInFreshWorkDir(environment, { item, target: failing.target, skill: plan.skill }));
+  const outcome = await settle(rolloutInFreshWorkDirectory(environment, { item, target: failing.target, skill: plan.skill }));
   if (outcome.kind === 'rejected') {
     const error = outcome.error;
     const acceptable = isOrWraps(error, providerError) || (SkillOptError.isInstance(error) && error.retryable);
@@ -345,7 +347,7 @@ export const checkAbortedSignalIsHonoured: ConformanceCheck = async (environment
   controller.abort(createAbortReason());
   const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   const outcome = await settleWithin(
-    settle(rolloutInFreshWorkDir(environment, { item, target: plan.target, skill: plan.skill, signal: controller.signal })),
+    settle(rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill, signal: controller.signal })),
     graceMs,
   );
   assert.ok(
@@ -374,7 +376,7 @@ export const checkAbortDuringRolloutIsHonoured: ConformanceCheck = async (enviro
   const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   try {
     const outcome = settle(
-      rolloutInFreshWorkDir(environment, { item, target: stalling.target, skill: plan.skill, signal: controller.signal }),
+      rolloutInFreshWorkDirectory(environment, { item, target: stalling.target, skill: plan.skill, signal: controller.signal }),
     );
     const first = await Promise.race([stalling.called.then(() => 'called' as const), outcome]);
     if (first !== 'called') {
@@ -420,7 +422,7 @@ export const checkConcurrentRolloutsMatchSequential: ConformanceCheck = async (e
   // With a single item, two concurrent samples of it still exercise overlapping rollouts.
   const items = plan.items.length > 1 ? plan.items : [plan.items[0] as TaskItem, plan.items[0] as TaskItem];
   const run = (item: TaskItem): Promise<RolloutResult> =>
-    rolloutInFreshWorkDir(environment, { item, target: plan.target, skill: plan.skill });
+    rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill });
   const sequential: RolloutResult[] = [];
   for (const item of items) sequential.push(assertValidResult(await run(item), item, 'run sequentially'));
   const concurrent = await Promise.all(
@@ -455,7 +457,7 @@ export const checkSetupAndTeardown: ConformanceCheck = async (environment, optio
   };
   await callHook('setup');
   try {
-    const result = await rolloutInFreshWorkDir(environment, { item, target: plan.target, skill: plan.skill });
+    const result = await rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill });
     assertValidResult(result, item, 'after setup()');
   } finally {
     await callHook('teardown');

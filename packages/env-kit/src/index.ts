@@ -13,8 +13,9 @@ export * from './ratio-split.js';
 export * from './configured-splits.js';
 export * from './environment-config.js';
 
-// Concurrency and the target call
+// Concurrency, the rollout's work directory and the target call
 export * from './map-concurrent.js';
+export * from './rollout-work-directory.js';
 export * from './target-call-within.js';
 export * from './chat-target.js';
 
@@ -33,3 +34,4 @@ export * from './reference-answer-key.js';
 export * from './test-double-chat-model.js';
 export * from './test-double-agent-runner.js';
 export * from './test-double-targets.js';
+export * from './test-double-rollout-context.js';

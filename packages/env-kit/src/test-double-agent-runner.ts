@@ -1,5 +1,4 @@
 import {
-  SPECIFICATION_VERSION,
   type AgentRunner,
   type AgentRunRequest,
   type AgentRunResult,
@@ -58,7 +57,7 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
           return reply;
         };
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: options.provider ?? 'test-double',
     modelId: options.modelId ?? 'scripted-agent-runner',
     calls,

@@ -1,6 +1,5 @@
 import {
   messageText,
-  SPECIFICATION_VERSION,
   type ChatModel,
   type GenerateRequest,
   type GenerateResult,
@@ -67,7 +66,7 @@ export function createScriptedChatModel(options: ScriptedChatModelOptions): Scri
           return reply;
         };
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: options.provider ?? 'test-double',
     modelId: options.modelId ?? 'scripted-chat-model',
     calls,

@@ -1,5 +1,5 @@
 import { AssertionError } from 'node:assert';
-import { SPECIFICATION_VERSION, type Environment } from '@skillopt/contract';
+import { type Environment } from '@skillopt/contract';
 import {
   checkAbortDuringRolloutIsHonoured,
   checkAbortedSignalIsHonoured,
@@ -197,7 +197,7 @@ describe('the conformance suite on a conforming env', () => {
 
   it('supports agent-only envs with agent test doubles', async () => {
     const environment: Environment = {
-      specificationVersion: SPECIFICATION_VERSION,
+      specificationVersion: 'v1',
       id: 'agent-only',
       targetKinds: ['agent'],
       taskTypes: ['qa'],
@@ -208,7 +208,8 @@ describe('the conformance suite on a conforming env', () => {
         const run = await context.target.runner.run({
           skill: context.skill,
           prompt: item.question ?? '',
-          workspace: context.workDir,
+          workspace: await context.workDirectory(),
+          purpose: 'rollout',
           timeoutMs: 1000,
           signal: context.signal,
         });

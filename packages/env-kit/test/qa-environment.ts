@@ -6,7 +6,6 @@ import { z } from 'zod';
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Environment,
   type RolloutContext,
   type RolloutResult,
@@ -128,7 +127,7 @@ export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironme
   }
 
   const environment: QaEnvironment = {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: 'qa-test',
     targetKinds: ['chat'],
     taskTypes: ['qa'],

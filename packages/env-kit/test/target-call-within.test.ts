@@ -1,4 +1,4 @@
-import { ProviderError, SPECIFICATION_VERSION, type ChatModel, type GenerateRequest } from '@skillopt/contract';
+import { ProviderError, type ChatModel, type GenerateRequest } from '@skillopt/contract';
 import { generateWithin } from '../src/index';
 
 const request = { purpose: 'rollout', messages: [{ role: 'user' as const, content: 'hi' }] };
@@ -6,7 +6,7 @@ const request = { purpose: 'rollout', messages: [{ role: 'user' as const, conten
 function modelThat(answer: (request: GenerateRequest) => Promise<string>): ChatModel & { signals: AbortSignal[] } {
   const signals: AbortSignal[] = [];
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: 'test-double',
     modelId: 'scripted',
     signals,

@@ -76,7 +76,7 @@ describe('reference-answering doubles', () => {
 
   it('has an agent runner counterpart', async () => {
     const runner = createReferenceAnsweringAgentRunner(items);
-    const result = await runner.run({ skill: '', prompt: 'What is 2 + 2?', workspace: '/tmp/none', timeoutMs: 10 });
+    const result = await runner.run({ skill: '', prompt: 'What is 2 + 2?', workspace: '/tmp/none', timeoutMs: 10, purpose: 'rollout' });
     expect(result.finalText).toBe('<answer>4</answer>');
     expect(result.exitStatus).toEqual({ code: 0, signal: null, timedOut: false });
     expect(result.usage.estimated).toBe(true);
@@ -85,7 +85,7 @@ describe('reference-answering doubles', () => {
   it('scripted agent runner honours aborts', async () => {
     const runner = createScriptedAgentRunner({ reply: () => new Promise<string>(() => undefined) });
     const controller = new AbortController();
-    const pending = runner.run({ skill: '', prompt: 'x', workspace: '/tmp/none', timeoutMs: 10, signal: controller.signal });
+    const pending = runner.run({ skill: '', prompt: 'x', workspace: '/tmp/none', timeoutMs: 10, purpose: 'rollout', signal: controller.signal });
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
   });
@@ -106,7 +106,7 @@ describe('failing and stalling targets', () => {
     const error = new Error('boom');
     const failing = createFailingTarget('agent', error);
     if (failing.target.kind !== 'agent') throw new Error('expected agent');
-    await expect(failing.target.runner.run({ skill: '', prompt: 'x', workspace: '/tmp', timeoutMs: 1 })).rejects.toBe(error);
+    await expect(failing.target.runner.run({ skill: '', prompt: 'x', workspace: '/tmp', timeoutMs: 1, purpose: 'rollout' })).rejects.toBe(error);
   });
 
   it('stalls until aborted, and reports the call', async () => {
@@ -123,10 +123,10 @@ describe('failing and stalling targets', () => {
   it('releases calls that ignore their signal', async () => {
     const stalling = createStallingTarget('agent');
     if (stalling.target.kind !== 'agent') throw new Error('expected agent');
-    const pending = stalling.target.runner.run({ skill: '', prompt: 'x', workspace: '/tmp', timeoutMs: 1 });
+    const pending = stalling.target.runner.run({ skill: '', prompt: 'x', workspace: '/tmp', timeoutMs: 1, purpose: 'rollout' });
     stalling.release();
     await expect(pending).rejects.toThrow(/released by the test/);
-    await expect(stalling.target.runner.run({ skill: '', prompt: 'y', workspace: '/tmp', timeoutMs: 1 })).rejects.toThrow(
+    await expect(stalling.target.runner.run({ skill: '', prompt: 'y', workspace: '/tmp', timeoutMs: 1, purpose: 'rollout' })).rejects.toThrow(
       /released by the test/,
     );
   });

@@ -2,7 +2,6 @@ import path from 'node:path';
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Environment,
   type RolloutContext,
   type RolloutResult,
@@ -184,7 +183,7 @@ export function createLiveMathEnvironment(input: LiveMathConfigInput | LiveMathC
   };
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: LIVEMATH_ENVIRONMENT_ID,
     targetKinds: ['chat'],
     taskTypes: [LIVEMATH_TASK_TYPE],

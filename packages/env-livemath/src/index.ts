@@ -1,6 +1,6 @@
 // @skillopt/env-livemath: LiveMathematicianBench, multiple-choice questions on recent research
 // mathematics, answered with a letter in an <answer> tag; hard = soft = 1 for the correct choice.
-import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { type Environment, type PackageManifest } from '@skillopt/contract';
 import { liveMathConfigSchema, type LiveMathConfig, type LiveMathConfigInput } from './config.js';
 import { createLiveMathEnvironment, LIVEMATH_ENVIRONMENT_ID } from './environment.js';
 
@@ -20,7 +20,7 @@ export {
 export const manifest: PackageManifest<'env', LiveMathConfig> = {
   kind: 'env',
   id: LIVEMATH_ENVIRONMENT_ID,
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: liveMathConfigSchema,
   description:
     'LiveMathematicianBench: multiple-choice questions on recent research mathematics, answered with a letter in <answer> tags; hard = soft = 1 for the correct choice.',

@@ -1,5 +1,6 @@
 import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type RolloutContext, type RolloutResult, type ScoredRollout, type Target } from '@skillopt/contract';
 import {
+  createFilelessRolloutContextForTests,
   createReferenceAnsweringChatModel,
   createRetryableProviderErrorForTests,
   createScriptedAgentRunner,
@@ -12,7 +13,7 @@ import { FIXTURE_SPLIT_DIR } from './helpers';
 const SKILL = '# My skill\n\nRule 7: test the boundary cases.\n';
 
 function contextFor(target: Target, signal: AbortSignal = new AbortController().signal): RolloutContext {
-  return { skill: SKILL, target, signal, workDir: '/tmp/unused', sampleIndex: 0 };
+  return createFilelessRolloutContextForTests({ skill: SKILL, target, signal });
 }
 
 function scored(result: RolloutResult): ScoredRollout {

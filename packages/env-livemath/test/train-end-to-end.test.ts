@@ -29,7 +29,7 @@ describe('training on the fixture split with the simulated model', () => {
     const environment = createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
     const backend = createBackend({ seed: 5 });
     const items = [...(await environment.loadSplit('train')), ...(await environment.loadSplit('val')), ...(await environment.loadSplit('test'))];
-    backend.receiveTaskItems(items);
+    backend.simulator.receiveTaskItems(items);
 
     const events: RunEvent[] = [];
     const summary = await train({

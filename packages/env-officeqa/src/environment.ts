@@ -4,7 +4,6 @@ import {
   addUsage,
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Environment,
   type Message,
   type RolloutContext,
@@ -215,7 +214,7 @@ export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaC
   const splits = createSplitSource(config, officeQaItemMapper);
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: OFFICEQA_ENVIRONMENT_ID,
     targetKinds: ['chat'],
     taskTypes: OFFICEQA_TASK_TYPES,

@@ -1,6 +1,6 @@
 // @skillopt/env-officeqa: questions over office documents, answered with a tool loop (glob, read,
 // grep) confined to each item's own files, scored by OfficeQA exact match (hard) and token F1 (soft).
-import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { type Environment, type PackageManifest } from '@skillopt/contract';
 import { officeQaConfigSchema, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
 import { createOfficeQaEnvironment, OFFICEQA_ENVIRONMENT_ID } from './environment.js';
 
@@ -24,7 +24,7 @@ export {
 export const manifest: PackageManifest<'env', OfficeQaConfig> = {
   kind: 'env',
   id: OFFICEQA_ENVIRONMENT_ID,
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: officeQaConfigSchema,
   description:
     'OfficeQA: questions over office documents, answered with glob/read/grep tools confined to each item\'s files; hard = exact match, soft = token F1 (OfficeQA normalisation).',

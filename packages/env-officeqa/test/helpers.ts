@@ -2,6 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GenerateRequest, GenerateResult, RolloutContext, Target, ToolCall } from '@skillopt/contract';
+import { createFilelessRolloutContextForTests } from '@skillopt/env-kit';
 
 export const REPOSITORY_ROOT = path.join(__dirname, '..', '..', '..');
 export const FIXTURE_SPLIT_DIR = path.join(REPOSITORY_ROOT, 'datasets', 'officeqa', 'fixture');
@@ -31,7 +32,7 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 }
 
 export function contextFor(target: Target, signal: AbortSignal = new AbortController().signal, skill = '# My skill\n\nRule 7: check the unit.\n'): RolloutContext {
-  return { skill, target, signal, workDir: '/tmp/unused', sampleIndex: 0 };
+  return createFilelessRolloutContextForTests({ skill, target, signal });
 }
 
 let callNumber = 0;

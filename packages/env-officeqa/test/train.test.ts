@@ -41,7 +41,7 @@ describe('training on the fixture with the simulated model', () => {
     const backend = createBackend(config.backends.sim as Parameters<typeof createBackend>[0]);
     const items: TaskItem[] = (await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)))).flat();
     expect(items).toHaveLength(12);
-    backend.receiveTaskItems(items);
+    backend.simulator.receiveTaskItems(items);
     const target = recording(backend.createChatModel({ role: 'target', modelId: config.model.target }));
     const optimizer = backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer });
 

@@ -1,7 +1,6 @@
 import {
   ERROR_CODES,
   SkillOptError,
-  SPECIFICATION_VERSION,
   type Environment,
   type RolloutContext,
   type RolloutResult,
@@ -120,7 +119,7 @@ export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaC
   const splits = createSplitSource(config, searchQaItemMapper);
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: SEARCHQA_ENVIRONMENT_ID,
     targetKinds: ['chat'],
     taskTypes: [SEARCHQA_TASK_TYPE],

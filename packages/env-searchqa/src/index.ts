@@ -1,6 +1,6 @@
 // @skillopt/env-searchqa: open-domain questions answered in an <answer> tag, scored by SQuAD exact
 // match (hard) and token F1 (soft).
-import { SPECIFICATION_VERSION, type Environment, type PackageManifest } from '@skillopt/contract';
+import { type Environment, type PackageManifest } from '@skillopt/contract';
 import { searchQaConfigSchema, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { createSearchQaEnvironment, SEARCHQA_ENVIRONMENT_ID } from './environment.js';
 
@@ -20,7 +20,7 @@ export {
 export const manifest: PackageManifest<'env', SearchQaConfig> = {
   kind: 'env',
   id: SEARCHQA_ENVIRONMENT_ID,
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema: searchQaConfigSchema,
   description: 'SearchQA: open-domain questions (optionally with search snippets), answered in <answer> tags; hard = exact match, soft = token F1.',
 };

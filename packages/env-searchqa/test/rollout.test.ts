@@ -1,12 +1,12 @@
 import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type RolloutContext, type RolloutResult, type ScoredRollout, type Target } from '@skillopt/contract';
-import { createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
+import { createFilelessRolloutContextForTests, createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
 import { ANSWER_FORMAT_INSTRUCTION, buildUserPrompt, createEnvironment, truncateContext, type SearchQaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 
 const SKILL = '# My skill\n\nRule 7: double-check capitals.\n';
 
 function contextFor(target: Target, signal: AbortSignal = new AbortController().signal): RolloutContext {
-  return { skill: SKILL, target, signal, workDir: '/tmp/unused', sampleIndex: 0 };
+  return createFilelessRolloutContextForTests({ skill: SKILL, target, signal });
 }
 
 function scored(result: RolloutResult): ScoredRollout {

@@ -75,8 +75,7 @@ async function mergeGroups(options: AggregationOptions, groups: readonly (readon
   const reply = await requestStructuredReply({
     model: options.model,
     signal,
-    stage: 'merge',
-    purpose: 'merge',
+    prompt: 'merge',
     messages: [{ role: 'user', content: prompt }],
     schema: mergeReplySchema(inputs.length),
     maxOutputTokens: options.maxOutputTokens ?? 16_384,

@@ -81,8 +81,7 @@ export async function decideLearningRate(options: LearningRateDecisionOptions): 
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage: 'lr-decide',
-    purpose: 'lr-decide',
+    prompt: 'lr-decide',
     messages: [{ role: 'user', content: prompt }],
     schema: decisionReplySchema,
     maxOutputTokens: options.maxOutputTokens ?? 2_048,

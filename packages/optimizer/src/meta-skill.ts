@@ -64,8 +64,7 @@ export async function synthesizeMetaSkill(options: MetaSkillOptions): Promise<St
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage: 'meta-skill',
-    purpose: 'meta-skill',
+    prompt: 'meta-skill',
     messages: [{ role: 'user', content: prompt }],
     schema: metaSkillReplySchema,
     maxOutputTokens: options.maxOutputTokens ?? 8_192,

@@ -8,11 +8,11 @@ import reflectFailure from './prompts/reflect-failure.md';
 import reflectSuccess from './prompts/reflect-success.md';
 import rewriteFromSuggestions from './prompts/rewrite-from-suggestions.md';
 import slowUpdate from './prompts/slow-update.md';
-import type { OptimizerStage } from './stage-result.js';
+import type { OptimizerPrompt } from '@skillopt/contract';
 import { renderTemplate } from './template-renderer.js';
 
-/** The prompt template of every stage, embedded in the bundle as markdown text. */
-export const PROMPT_TEMPLATES: Readonly<Record<OptimizerStage, string>> = {
+/** Every prompt template of the optimizer, embedded in the bundle as markdown text. */
+export const PROMPT_TEMPLATES: Readonly<Record<OptimizerPrompt, string>> = {
   'reflect-failure': reflectFailure,
   'reflect-success': reflectSuccess,
   merge,
@@ -26,6 +26,6 @@ export const PROMPT_TEMPLATES: Readonly<Record<OptimizerStage, string>> = {
 };
 
 /** The user message of a stage's call: its template with every placeholder filled. */
-export function renderStagePrompt(stage: OptimizerStage, values: Readonly<Record<string, string>>): string {
-  return renderTemplate(PROMPT_TEMPLATES[stage], values);
+export function renderStagePrompt(prompt: OptimizerPrompt, values: Readonly<Record<string, string>>): string {
+  return renderTemplate(PROMPT_TEMPLATES[prompt], values);
 }

@@ -88,8 +88,7 @@ export async function consolidateAppendix(options: AppendixConsolidationOptions)
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage: 'appendix-consolidate',
-    purpose: 'appendix-consolidate',
+    prompt: 'appendix-consolidate',
     messages: [
       {
         role: 'user',

@@ -140,9 +140,9 @@ async function runAnalyst(
   minibatch: Minibatch,
   signal: AbortSignal,
 ): Promise<(AnalystReport & { usage: Usage }) | AnalystFailure> {
-  const stage = minibatch.kind === 'failure' ? 'reflect-failure' : 'reflect-success';
+  const template = minibatch.kind === 'failure' ? 'reflect-failure' : 'reflect-success';
   const withNotes = noteSourceAllows(options.appendixNoteSources ?? 'none', minibatch.kind);
-  const prompt = renderStagePrompt(stage, {
+  const prompt = renderStagePrompt(template, {
     skill: options.skill,
     maxEdits: String(options.maxEditsPerAnalyst),
     trajectoryCount: String(minibatch.results.length),
@@ -155,8 +155,7 @@ async function runAnalyst(
   const reply = await requestStructuredReply({
     model: options.model,
     signal,
-    stage,
-    purpose: 'reflect',
+    prompt: template,
     messages: [{ role: 'user', content: prompt }],
     schema: analystReplySchema,
     maxOutputTokens: options.maxOutputTokens ?? 16_384,

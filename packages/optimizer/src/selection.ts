@@ -71,8 +71,7 @@ export async function selectEdits(options: SelectionOptions): Promise<StageResul
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage: 'rank',
-    purpose: 'rank',
+    prompt: 'rank',
     messages: [{ role: 'user', content: prompt }],
     schema: rankReplySchema(edits.length),
     maxOutputTokens: options.maxOutputTokens ?? 4_096,

@@ -65,7 +65,7 @@ export interface RewriteFromTrajectoriesOptions extends RewriteCommonOptions {
 
 async function rewrite(
   options: RewriteCommonOptions,
-  stage: 'rewrite-from-suggestions' | 'full-rewrite',
+  prompt: 'rewrite-from-suggestions' | 'full-rewrite',
   fill: (body: string) => Record<string, string>,
   mode: SkillUpdateMode,
 ): Promise<StageResult<SkillUpdate>> {
@@ -75,9 +75,8 @@ async function rewrite(
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage,
-    purpose: 'rewrite',
-    messages: [{ role: 'user', content: renderStagePrompt(stage, fill(body.replace(/\s+$/, ''))) }],
+    prompt,
+    messages: [{ role: 'user', content: renderStagePrompt(prompt, fill(body.replace(/\s+$/, ''))) }],
     schema: rewriteReplySchema,
     maxOutputTokens: options.maxOutputTokens ?? 64_000,
   });

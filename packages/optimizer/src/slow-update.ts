@@ -175,8 +175,7 @@ export async function synthesizeSlowUpdate(options: SlowUpdateOptions): Promise<
   const reply = await requestStructuredReply({
     model: options.model,
     signal: options.signal,
-    stage: 'slow-update',
-    purpose: 'slow-update',
+    prompt: 'slow-update',
     messages: [{ role: 'user', content: prompt }],
     schema: slowUpdateReplySchema,
     maxOutputTokens: options.maxOutputTokens ?? 8_192,

@@ -1,19 +1,4 @@
-import type { Usage } from '@skillopt/contract';
-
-/** The optimizer stages, named after their prompt templates; each failure says which one failed. */
-export const OPTIMIZER_STAGES = [
-  'reflect-failure',
-  'reflect-success',
-  'merge',
-  'rank',
-  'lr-decide',
-  'rewrite-from-suggestions',
-  'full-rewrite',
-  'slow-update',
-  'meta-skill',
-  'appendix-consolidate',
-] as const;
-export type OptimizerStage = (typeof OPTIMIZER_STAGES)[number];
+import type { OptimizerPrompt, OptimizerStage, Usage } from '@skillopt/contract';
 
 /**
  * A stage whose model reply could not be used, even after one re-ask. It is a value, not a thrown
@@ -21,7 +6,9 @@ export type OptimizerStage = (typeof OPTIMIZER_STAGES)[number];
  */
 export interface StageFailure {
   ok: false;
+  /** The stage that failed (the contract's vocabulary), and the prompt template whose reply was unusable. */
   stage: OptimizerStage;
+  prompt: OptimizerPrompt;
   reason: string;
   /** Model calls made for this stage, the re-ask included. */
   attempts: number;

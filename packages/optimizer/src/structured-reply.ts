@@ -1,8 +1,8 @@
-import { addUsage, EMPTY_USAGE, type CallPurpose, type ChatModel, type Message, type Usage } from '@skillopt/contract';
+import { addUsage, EMPTY_USAGE, OPTIMIZER_PROMPT_STAGES, type ChatModel, type Message, type OptimizerPrompt, type Usage } from '@skillopt/contract';
 import type { z } from 'zod';
 import { looksLikeJsonStart, scanJsonCandidates } from './json-candidates.js';
 import { stripReasoningAndFences } from './reply-cleaning.js';
-import type { OptimizerStage, StageResult } from './stage-result.js';
+import type { StageResult } from './stage-result.js';
 import { truncatedJsonRepairs } from './truncated-json-repair.js';
 
 export type ParsedReply<Value> = { ok: true; value: Value; repaired: boolean } | { ok: false; reason: string };
@@ -72,8 +72,8 @@ export function parseStructuredReply<Value>(text: string, schema: z.ZodType<Valu
 export interface StructuredRequest<Value> {
   model: ChatModel;
   signal: AbortSignal;
-  stage: OptimizerStage;
-  purpose: CallPurpose;
+  /** The prompt template the messages were rendered from; its stage is the call's purpose. */
+  prompt: OptimizerPrompt;
   messages: Message[];
   schema: z.ZodType<Value>;
   maxOutputTokens?: number;
@@ -100,9 +100,9 @@ export async function requestStructuredReply<Value>(request: StructuredRequest<V
     request.signal.throwIfAborted();
     const reply = await request.model.generate({
       messages,
-      purpose: request.purpose,
+      purpose: OPTIMIZER_PROMPT_STAGES[request.prompt],
       signal: request.signal,
-      responseFormat: { type: 'json', name: request.stage },
+      responseFormat: { type: 'json', name: request.prompt },
       ...(request.maxOutputTokens === undefined ? {} : { maxOutputTokens: request.maxOutputTokens }),
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     });
@@ -119,5 +119,5 @@ export async function requestStructuredReply<Value>(request: StructuredRequest<V
         'every required field present, and short enough to finish.',
     });
   }
-  return { ok: false, stage: request.stage, reason: `no usable reply after 2 attempts: ${lastReason}`, attempts: 2, usage };
+  return { ok: false, stage: OPTIMIZER_PROMPT_STAGES[request.prompt], prompt: request.prompt, reason: `no usable reply after 2 attempts: ${lastReason}`, attempts: 2, usage };
 }

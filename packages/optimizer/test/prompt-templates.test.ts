@@ -1,4 +1,5 @@
-import { OPTIMIZER_STAGES, PROMPT_TEMPLATES, renderTemplate, templatePlaceholders } from '../src/index';
+import { OPTIMIZER_PROMPTS } from '@skillopt/contract';
+import { PROMPT_TEMPLATES, renderTemplate, templatePlaceholders } from '../src/index';
 
 describe('renderTemplate', () => {
   test('fills placeholders in one pass; values are inserted verbatim', () => {
@@ -15,7 +16,7 @@ describe('renderTemplate', () => {
 });
 
 describe('prompt templates', () => {
-  test.each(OPTIMIZER_STAGES.map((stage) => [stage]))('%s is a markdown template that states its JSON shape', (stage) => {
+  test.each(OPTIMIZER_PROMPTS.map((prompt) => [prompt]))('%s is a markdown template that states its JSON shape', (stage) => {
     const template = PROMPT_TEMPLATES[stage];
     expect(template.length).toBeGreaterThan(200);
     expect(template).toMatch(/Reply with one JSON object and nothing else/);

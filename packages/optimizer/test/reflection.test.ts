@@ -115,7 +115,7 @@ describe('reflect', () => {
     });
     const result: ReflectionResult = await reflect({ model, signal: noAbort(), skill: SKILL, results, minibatchSize: 2, maxEditsPerAnalyst: 2 });
     expect(result.failures).toHaveLength(1);
-    expect(result.failures[0]).toMatchObject({ ok: false, stage: 'reflect-failure', kind: 'failure', minibatchIndex: 1, itemIds: ['f3', 'f4'], attempts: 2 });
+    expect(result.failures[0]).toMatchObject({ ok: false, stage: 'reflect', prompt: 'reflect-failure', kind: 'failure', minibatchIndex: 1, itemIds: ['f3', 'f4'], attempts: 2 });
     expect(result.reports).toHaveLength(4);
     expect(result.calls).toBe(6);
     expect(result.usage).toEqual({ inputTokens: 60, outputTokens: 30 });

@@ -1,4 +1,4 @@
-import { SPECIFICATION_VERSION, messageText, type ChatModel, type FinishReason, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
+import { messageText, type ChatModel, type FinishReason, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
 
 /** What a scripted reply may be: the text alone, or the text with a finish reason. */
 export type ScriptedReply = string | { text: string; finishReason?: FinishReason };
@@ -40,7 +40,7 @@ export function createScriptedOptimizerDouble(options: ScriptedOptimizerDoubleOp
     return seed / 2_147_483_648;
   };
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: 'test-double',
     modelId: 'scripted-optimizer',
     calls,
@@ -61,7 +61,7 @@ export function createScriptedOptimizerDouble(options: ScriptedOptimizerDoubleOp
 }
 
 export const NEVER_CALLED_OPTIMIZER_DOUBLE: ChatModel = {
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   provider: 'test-double',
   modelId: 'never-called',
   generate() {

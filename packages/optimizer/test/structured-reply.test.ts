@@ -80,7 +80,7 @@ describe('parseStructuredReply', () => {
 
 describe('requestStructuredReply', () => {
   const request = (model: ReturnType<typeof createScriptedOptimizerDouble>) =>
-    requestStructuredReply({ model, signal: noAbort(), stage: 'rank', purpose: 'rank', messages: [{ role: 'user', content: 'prompt' }], schema: editsReply });
+    requestStructuredReply({ model, signal: noAbort(), prompt: 'rank', messages: [{ role: 'user', content: 'prompt' }], schema: editsReply });
 
   test('re-asks once with the problem appended, then succeeds', async () => {
     const model = createScriptedOptimizerDouble({
@@ -96,7 +96,7 @@ describe('requestStructuredReply', () => {
     const result = await request(model);
     expect(result.ok).toBe(false);
     if (!result.ok) {
-      expect(result).toMatchObject({ stage: 'rank', attempts: 2, usage: { inputTokens: 20, outputTokens: 10 } });
+      expect(result).toMatchObject({ stage: 'rank', prompt: 'rank', attempts: 2, usage: { inputTokens: 20, outputTokens: 10 } });
       expect(result.reason).toContain('edits');
     }
     expect(model.calls).toHaveLength(2);
@@ -117,7 +117,7 @@ describe('requestStructuredReply', () => {
     controller.abort(new Error('stopped'));
     const model = createScriptedOptimizerDouble({ reply: () => '{}' });
     await expect(
-      requestStructuredReply({ model, signal: controller.signal, stage: 'rank', purpose: 'rank', messages: [{ role: 'user', content: 'p' }], schema: editsReply }),
+      requestStructuredReply({ model, signal: controller.signal, prompt: 'rank', messages: [{ role: 'user', content: 'p' }], schema: editsReply }),
     ).rejects.toThrow('stopped');
     expect(model.calls).toHaveLength(0);
   });

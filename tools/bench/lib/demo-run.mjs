@@ -43,7 +43,7 @@ export async function createDemoParts(overrides = [], transport = 'in-process') 
   const environment = await searchqa.createEnvironment(core.environmentSectionFor(config, searchqa.manifest));
   const backend = await sim.createBackend(core.backendSectionFor(config, sim.manifest));
   const [train, val, test] = await Promise.all(['train', 'val', 'test'].map((split) => environment.loadSplit(split)));
-  await backend.receiveTaskItems([...train, ...val, ...test]);
+  await backend.simulator.receiveTaskItems([...train, ...val, ...test]);
   const skillsByHash = new Map();
   const observed = Object.create(environment, {
     rollout: {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SUPPORTED_SPECIFICATION_VERSIONS, type PackageKind } from '@skillopt/contract';
+import { SUPPORTED_SPECIFICATION_VERSIONS, isSupportedSpecificationVersion, type PackageKind } from '@skillopt/contract';
 import { createPackageResolver } from '@skillopt/core';
 
 /** An env or backend package installed where a directory's imports would find it. */
@@ -70,13 +70,13 @@ async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>
   try {
     const resolved = kind === 'env' ? await resolver.resolveEnvironmentPackage(packageName) : await resolver.resolveBackendPackage(packageName);
     const manifest = resolved.module.manifest;
-    const supported = SUPPORTED_SPECIFICATION_VERSIONS.includes(manifest.specificationVersion);
+    const supported = isSupportedSpecificationVersion('package-manifest', manifest.specificationVersion);
     return {
       ...base,
       id: manifest.id,
       specificationVersion: manifest.specificationVersion,
       ok: supported,
-      problem: supported ? undefined : `written for contract ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS.join(', ')}`,
+      problem: supported ? undefined : `declares package specification ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS['package-manifest'].join(', ')}`,
     };
   } catch (error) {
     return { ...base, id: undefined, specificationVersion: undefined, ok: false, problem: error instanceof Error ? error.message : String(error) };

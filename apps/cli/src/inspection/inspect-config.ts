@@ -1,4 +1,4 @@
-import { SPECIFICATION_VERSION, type BackendPackage, type EnvironmentPackage, type SkillOptError } from '@skillopt/contract';
+import { type BackendPackage, type EnvironmentPackage, type SkillOptError } from '@skillopt/contract';
 import type { ResolvedConfig, ResolvedPackage } from '@skillopt/core';
 import { resolveConfigWithPackages, type RunConfigRequest } from '../run-setup/resolve-run-config.js';
 
@@ -52,5 +52,5 @@ export function describePackageProblem(found: ConfigPackage): string {
   const section = found.kind === 'env' ? 'env' : `backends.${found.name}`;
   if (found.installCommand)
     return `the ${what} is not installed, so the ${section} section was not validated against it and \`train\` would refuse this config; install it with: ${found.installCommand}`;
-  return `the ${what} cannot be used (${found.problem ?? 'unknown problem'}); its section was not validated against it (this release expects contract ${SPECIFICATION_VERSION})`;
+  return `the ${what} cannot be used (${found.problem ?? 'unknown problem'}); its section was not validated against it (this release expects package specification v1)`;
 }

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, SkillOptError, type RunEvent } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, tolerantSchema, type RunEvent } from '@skillopt/contract';
 import {
   historySchema,
   readEventsFile,
@@ -45,7 +45,10 @@ export interface RunOverview {
   summary: RunSummary | undefined;
   state: RuntimeState | undefined;
   /** Lines of events.jsonl that were skipped (unknown event types, a torn last line). */
+  /** Lines of events.jsonl that are no readable event (a damaged line, a torn last line). */
   skippedEventLines: number;
+  /** Events written by a newer SkillOpt, of types this release does not know: skipped, counted by type. */
+  newerEventTypes: Record<string, number>;
 }
 
 const summarySchema = z.looseObject({ runId: z.string() });
@@ -79,9 +82,9 @@ function notARun(message: string): SkillOptError {
 
 /** Everything `runs list` and `runs show` say about a run, from its files. */
 export async function readRunOverview(directory: string): Promise<RunOverview> {
-  const state = await readJsonFileIfExists(path.join(directory, RUN_FILES.runtimeState), runtimeStateSchema, { description: 'the run’s resume pointer' });
-  const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), summarySchema, { description: 'the run summary' })) as RunSummary | undefined;
-  const config = await readJsonFileIfExists(path.join(directory, RUN_FILES.config), configSchema, { description: 'the run configuration' });
+  const state = await readJsonFileIfExists(path.join(directory, RUN_FILES.runtimeState), tolerantSchema(runtimeStateSchema), { description: 'the run’s resume pointer' });
+  const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), tolerantSchema(summarySchema), { description: 'the run summary' })) as RunSummary | undefined;
+  const config = await readJsonFileIfExists(path.join(directory, RUN_FILES.config), tolerantSchema(configSchema), { description: 'the run configuration' });
   const events = await readEventsFile(path.join(directory, RUN_FILES.events));
   const lifecycle = events.events.filter((event) => event.type === 'run-started' || event.type === 'run-stopped' || event.type === 'run-finished');
   const lastStart = lifecycle.filter((event): event is Extract<RunEvent, { type: 'run-started' }> => event.type === 'run-started').at(-1);
@@ -113,13 +116,14 @@ export async function readRunOverview(directory: string): Promise<RunOverview> {
     stop,
     summary,
     state,
-    skippedEventLines: events.unknownLines.length + (events.tornFinalLine === undefined ? 0 : 1),
+    skippedEventLines: events.malformedLines.length + (events.tornFinalLine === undefined ? 0 : 1),
+    newerEventTypes: events.unknownEventTypes,
   };
 }
 
 /** The committed step records in step order (history.json, else the step folders). */
 export async function readRunHistory(directory: string, lastCompletedStep: number): Promise<StepRecord[]> {
-  const stored = await readJsonFileIfExists(path.join(directory, RUN_FILES.history), historySchema, { description: 'the step history' });
+  const stored = await readJsonFileIfExists(path.join(directory, RUN_FILES.history), tolerantSchema(historySchema), { description: 'the step history' });
   const records = stored ?? (await readStepRecords(directory));
   return records.filter((record) => record.step <= lastCompletedStep).sort((a, b) => a.step - b.step);
 }
@@ -127,7 +131,7 @@ export async function readRunHistory(directory: string, lastCompletedStep: numbe
 async function readStepRecords(directory: string): Promise<StepRecord[]> {
   const records: StepRecord[] = [];
   for (const name of (await listDirectory(path.join(directory, RUN_FILES.stepsDirectory))).filter((entry) => /^step_\d+$/.test(entry)).sort()) {
-    const record = await readJsonFileIfExists(path.join(directory, RUN_FILES.stepsDirectory, name, RUN_FILES.stepRecord), stepRecordSchema, { description: 'a step record' });
+    const record = await readJsonFileIfExists(path.join(directory, RUN_FILES.stepsDirectory, name, RUN_FILES.stepRecord), tolerantSchema(stepRecordSchema), { description: 'a step record' });
     if (record) records.push(record);
   }
   return records;

@@ -2,7 +2,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, SkillOptError, type BackendPackage, type EnvironmentPackage } from '@skillopt/contract';
 import {
-  PACKAGE_INVALID_CODE,
   composeConfigSchema,
   createPackageResolver,
   resolveConfig,
@@ -39,7 +38,7 @@ export interface ResolvedRunConfig extends ResolvedConfig {
   backendPackages: Map<string, ResolvedPackage<BackendPackage>>;
 }
 
-const PACKAGE_PROBLEM_CODES = new Set<string>([ERROR_CODES.packageNotFound, ERROR_CODES.specificationUnsupported, PACKAGE_INVALID_CODE]);
+const PACKAGE_PROBLEM_CODES = new Set<string>([ERROR_CODES.packageNotFound, ERROR_CODES.specificationUnsupported, ERROR_CODES.packageInvalid]);
 
 /** The directory of the CLI's own installation: packages installed beside it are found too. */
 export function cliInstallDirectory(): string {

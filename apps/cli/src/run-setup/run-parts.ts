@@ -9,7 +9,7 @@ import {
   type Target,
   type TaskItem,
 } from '@skillopt/contract';
-import { backendSectionFor, environmentSectionFor } from '@skillopt/core';
+import { acceptBackend, acceptEnvironment, backendSectionFor, environmentSectionFor } from '@skillopt/core';
 import type { ResolvedRunConfig } from './resolve-run-config.js';
 
 export interface RunParts {
@@ -37,14 +37,20 @@ function modelFor(backend: Backend, backendName: string, role: ModelRole, modelI
  */
 export async function createRunParts(resolved: ResolvedRunConfig, options: { needsOptimizer: boolean }): Promise<RunParts> {
   const { config, environmentPackage } = resolved;
-  const environment = await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest));
+  const environment = acceptEnvironment(
+    await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest)),
+    `the env of ${environmentPackage.packageName ?? environmentPackage.requestedName}`,
+  );
   const backends = new Map<string, Backend>();
   for (const [name, resolvedBackend] of resolved.backendPackages)
-    backends.set(name, await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)));
+    backends.set(
+      name,
+      acceptBackend(await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)), `the backend of ${resolvedBackend.packageName ?? name}`),
+    );
 
   const splits = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));
   const items: TaskItem[] = splits.flat();
-  for (const backend of backends.values()) await backend.receiveTaskItems?.(items);
+  for (const backend of backends.values()) await backend.simulator?.receiveTaskItems(items);
 
   const targetBackend = backends.get(config.model.target_backend) as Backend;
   let target: Target;

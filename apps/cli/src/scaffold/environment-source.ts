@@ -12,7 +12,7 @@ export function buildEnvironmentSource(context: ScaffoldContext): string {
 // \`createEnvironment(section)\`.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, SkillOptError, SPECIFICATION_VERSION } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { loadSplitItems } from '@skillopt/env-kit';
 import { z } from 'zod';
 import { configSchema, parseConfig, SHIPPED_SPLIT_DIR } from './config.js';
@@ -31,7 +31,7 @@ export const TASK_TYPE = 'qa';
 export const manifest = {
   kind: 'env',
   id: ENVIRONMENT_ID,
-  specificationVersion: SPECIFICATION_VERSION,
+  specificationVersion: 'v1',
   configSchema,
   description: '${context.name}: short questions answered in an <answer> tag; hard = exact match, soft = token F1.',
 };
@@ -76,7 +76,7 @@ export function createEnvironment(config = {}) {
   const splitDirectory = settings.split_dir.trim() === '' ? SHIPPED_SPLIT_DIR : path.resolve(settings.split_dir);
 
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: ENVIRONMENT_ID,
     targetKinds: ['chat'],
     taskTypes: [TASK_TYPE],

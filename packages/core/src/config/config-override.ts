@@ -2,8 +2,7 @@ import { parse as parseYaml } from 'yaml';
 import { cloneConfigValue, parseConfigPath, setAtPath, type ConfigTree } from './config-tree.js';
 import { configInvalid } from './config-invalid-error.js';
 import { liftFlatKeyPath } from './original-format/flat-keys.js';
-import { redactSecretText } from './redact-secrets.js';
-import { isSecretKey } from './secret-patterns.js';
+import { isSecretKey, redactSecretText } from '@skillopt/contract';
 
 /** One `--set key=value` (or the original's `--cfg-options key=value`), parsed. */
 export interface ConfigOverride {

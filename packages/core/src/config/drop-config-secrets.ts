@@ -1,6 +1,6 @@
 import { cloneConfigValue, formatConfigPath, getAtPath, isConfigMapping, type ConfigTree } from './config-tree.js';
 import { configWarning, type ConfigWarning } from './config-warning.js';
-import { isSecretKey } from './secret-patterns.js';
+import { isSecretKey } from '@skillopt/contract';
 
 /**
  * Secrets come from the environment only: a key in a config file ends up in config.json, in

@@ -27,8 +27,6 @@ export { composeConfigSchema, type ComposeConfigSchemaOptions, type ComposedConf
 export { backendSectionFor, environmentSectionFor } from './package-sections.js';
 export { formatProblems, validateConfig, type ConfigProblem, type ValidateConfigOptions, type ValidatedConfig } from './validate-config.js';
 export { editDistance, nearestWord } from './did-you-mean.js';
-export { isSecretKey } from './secret-patterns.js';
-export { REDACTED, redactSecrets, redactSecretText } from './redact-secrets.js';
 export { dropConfigSecrets } from './drop-config-secrets.js';
 export {
   translateOriginalConfig,

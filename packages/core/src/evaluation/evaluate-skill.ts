@@ -9,7 +9,7 @@ import {
   type TaskItem,
 } from '@skillopt/contract';
 import { abortable, sleep } from '@skillopt/backends-kit';
-import { mapConcurrent } from '@skillopt/env-kit';
+import { createRolloutWorkDirectory, mapConcurrent } from '@skillopt/env-kit';
 import type { RolloutCache, RolloutCacheKey } from '../rollout-cache/rollout-cache.js';
 import { skillHash as hashSkill } from '../skill-hash.js';
 import type {
@@ -20,7 +20,6 @@ import type {
   ScoredItemEvaluation,
 } from './item-evaluation.js';
 import { checkRolloutResult, classifyRolloutError, type InfrastructureFailure } from './rollout-failure.js';
-import { createRolloutWorkDirectory, removeRolloutWorkDirectory } from './rollout-work-directory.js';
 import { summarizeScores, type ScoreSummary } from './score-summary.js';
 import { targetModelId as describeTargetModel } from './target-model-id.js';
 
@@ -134,15 +133,16 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
     item: TaskItem,
     callSignal: AbortSignal,
   ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number }> => {
-    const workDir = await createRolloutWorkDirectory(workDirectory, item.id, sampleIndex);
+    const rolloutDirectory = createRolloutWorkDirectory(workDirectory, item.id, sampleIndex);
     counters.rolloutsRun += 1;
-    const rollout = Promise.resolve()
-      .then(() => environment.rollout(item, { skill, target, signal: callSignal, workDir, sampleIndex }));
+    const rollout = Promise.resolve().then(() =>
+      environment.rollout(item, { skill, target, signal: callSignal, workDirectory: () => rolloutDirectory.path(), sampleIndex }),
+    );
     // The directory goes once the env's own work has settled, even when we stopped waiting for it
     // on an abort, so an env that ignores its signal never writes into a removed directory.
     void rollout.then(
-      () => removeRolloutWorkDirectory(workDir),
-      () => removeRolloutWorkDirectory(workDir),
+      () => rolloutDirectory.remove(),
+      () => rolloutDirectory.remove(),
     ).catch(() => undefined);
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));

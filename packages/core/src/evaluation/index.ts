@@ -3,5 +3,4 @@ export * from './item-evaluation.js';
 export * from './score-summary.js';
 export * from './target-model-id.js';
 export * from './rollout-failure.js';
-export * from './rollout-work-directory.js';
 export * from './evaluate-skill.js';

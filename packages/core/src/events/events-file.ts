@@ -1,4 +1,4 @@
-import { runEventSchema, type RunEvent } from '@skillopt/contract';
+import { readRunEvent, type RunEvent } from '@skillopt/contract';
 import { createJsonLinesAppender, readJsonLinesFile, type MalformedLine } from '../run-store/json-lines-file.js';
 
 export interface EventsFileSink {
@@ -28,24 +28,32 @@ export function createEventsFileSink(filePath: string): EventsFileSink {
 }
 
 export interface EventsFileContent {
+  /** The events of known types, each with every field it was written with (unknown ones kept). */
   events: RunEvent[];
   /**
-   * Lines that are JSON but not a known event. New event types may be added without a version
-   * bump, so readers skip what they do not know; these are reported, not fatal.
+   * Events of types this release does not know, by type, with how many there were: written by a
+   * newer SkillOpt, they are skipped and counted, not errors (docs/contract.md, "Evolution").
    */
-  unknownLines: MalformedLine[];
+  unknownEventTypes: Record<string, number>;
+  /** Lines that are no event at all, or an event of a known type missing what that type requires. */
+  malformedLines: MalformedLine[];
   tornFinalLine: string | undefined;
 }
 
-/** Reads events.jsonl (for the dashboard, `skillopt runs`, tests); a missing file has no events. */
+/** Reads events.jsonl tolerantly (for the dashboard, `skillopt runs`, tests); a missing file has no events. */
 export async function readEventsFile(filePath: string): Promise<EventsFileContent> {
-  const content = await readJsonLinesFile<RunEvent>(filePath, {
+  const unknownEventTypes: Record<string, number> = {};
+  const content = await readJsonLinesFile<RunEvent | undefined>(filePath, {
     accept(value) {
-      const parsed = runEventSchema.safeParse(value);
-      if (parsed.success) return { ok: true, record: parsed.data };
-      const type = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
-      return { ok: false, reason: `not a known run event (type ${JSON.stringify(type)})` };
+      const reading = readRunEvent(value);
+      if (reading.kind === 'event') return { ok: true, record: reading.event };
+      if (reading.kind === 'unknown-type') {
+        unknownEventTypes[reading.type] = (unknownEventTypes[reading.type] ?? 0) + 1;
+        return { ok: true, record: undefined };
+      }
+      return { ok: false, reason: reading.reason };
     },
   });
-  return { events: content.records, unknownLines: content.malformedLines, tornFinalLine: content.tornFinalLine };
+  const events = content.records.filter((event): event is RunEvent => event !== undefined);
+  return { events, unknownEventTypes, malformedLines: content.malformedLines, tornFinalLine: content.tornFinalLine };
 }

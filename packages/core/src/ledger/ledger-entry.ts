@@ -1,4 +1,4 @@
-import { MODEL_ROLES, usageSchema, type Usage } from '@skillopt/contract';
+import { MODEL_ROLES, callWarningSchema, usageSchema, type Usage } from '@skillopt/contract';
 import { z } from 'zod';
 
 /** One model call (or one call avoided by a cache), as the ledger keeps it. */
@@ -21,6 +21,8 @@ export const ledgerEntrySchema = z.strictObject({
   errorCode: z.string().optional(),
   /** The global training step the call belonged to, when known. */
   globalStep: z.int().nonnegative().optional(),
+  /** What the model could not honour in the call (an unknown request field, a refused setting). */
+  warnings: z.array(callWarningSchema).optional(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 

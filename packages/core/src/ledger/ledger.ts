@@ -1,4 +1,4 @@
-import type { ModelRole, Usage } from '@skillopt/contract';
+import { tolerantSchema, type CallWarning, type ModelRole, type Usage } from '@skillopt/contract';
 import type { CostCalculator } from '@skillopt/backends-kit';
 import { z } from 'zod';
 import { writeJsonAtomic } from '../run-store/atomic-write.js';
@@ -27,6 +27,7 @@ export interface LedgerRecordInput {
   cacheHit?: boolean;
   outcome?: 'succeeded' | 'failed';
   errorCode?: string;
+  warnings?: readonly CallWarning[];
 }
 
 /**
@@ -110,6 +111,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
         outcome: input.outcome ?? 'succeeded',
         ...(input.errorCode === undefined ? {} : { errorCode: input.errorCode }),
         ...(globalStep === undefined ? {} : { globalStep }),
+        ...(input.warnings === undefined || input.warnings.length === 0 ? {} : { warnings: [...input.warnings] }),
       };
       entries.push(entry);
       addEntryToSummary(summary, entry);
@@ -145,7 +147,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
  * one is a clear error rather than a silently reset budget.
  */
 export async function restoreLedger(filePath: string, options: Omit<LedgerOptions, 'entries'> = {}): Promise<Ledger> {
-  const file = await readJsonFileIfExists(filePath, ledgerFileSchema, {
+  const file = await readJsonFileIfExists(filePath, tolerantSchema(ledgerFileSchema), {
     description: 'the ledger of model calls',
     remedy:
       'Restore it from a backup, or delete it to resume with an empty ledger (budgets then count only new calls); nothing was changed.',

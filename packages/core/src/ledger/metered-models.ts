@@ -1,4 +1,4 @@
-import type { AgentRunRequest, AgentRunResult, AgentRunner, ChatModel, GenerateRequest, GenerateResult, ModelRole } from '@skillopt/contract';
+import type { AgentRunRequest, AgentRunResult, AgentRunner, CallWarning, ChatModel, GenerateRequest, GenerateResult, ModelRole, Usage } from '@skillopt/contract';
 import { SkillOptError } from '@skillopt/contract';
 import type { RunEventEmitter } from '../events/run-event-input.js';
 import type { LedgerEntry } from './ledger-entry.js';
@@ -18,42 +18,37 @@ export interface MeterOptions {
   enforceBudget?: boolean;
 }
 
-export interface AgentMeterOptions extends MeterOptions {
-  /** AgentRunRequest carries no purpose; rollouts are what agent runners do. Default `rollout`. */
-  purpose?: string;
-}
-
 /**
- * A ChatModel that records every call in the ledger: usage, cost, latency, and failures (a failed
- * call is recorded with the usage it reported, or none, and rethrown unchanged).
+ * A ChatModel that records every call in the ledger: usage, cost, latency, what the model could
+ * not honour (its warnings), and failures (a failed call is recorded with the usage it reported,
+ * or none, and rethrown unchanged).
  */
 export function meterChatModel(model: ChatModel, options: MeterOptions): ChatModel {
   return {
     specificationVersion: model.specificationVersion,
     provider: model.provider,
     modelId: model.modelId,
-    generate: (request: GenerateRequest): Promise<GenerateResult> =>
-      metered(model, request.purpose, options, () => model.generate(request), (result) => result.usage),
+    ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
+    generate: (request: GenerateRequest): Promise<GenerateResult> => metered(model, request.purpose, options, () => model.generate(request)),
   };
 }
 
-/** An AgentRunner that records every run in the ledger; see meterChatModel. */
-export function meterAgentRunner(runner: AgentRunner, options: AgentMeterOptions): AgentRunner {
-  const purpose = options.purpose ?? 'rollout';
+/** An AgentRunner that records every run in the ledger under the run's purpose; see meterChatModel. */
+export function meterAgentRunner(runner: AgentRunner, options: MeterOptions): AgentRunner {
   return {
     specificationVersion: runner.specificationVersion,
     provider: runner.provider,
     modelId: runner.modelId,
-    run: (request: AgentRunRequest): Promise<AgentRunResult> => metered(runner, purpose, options, () => runner.run(request), (result) => result.usage),
+    ...(runner.capabilities === undefined ? {} : { capabilities: runner.capabilities }),
+    run: (request: AgentRunRequest): Promise<AgentRunResult> => metered(runner, request.purpose, options, () => runner.run(request)),
   };
 }
 
-async function metered<Result>(
+async function metered<Result extends { usage: Usage; warnings?: CallWarning[] }>(
   model: { provider: string; modelId: string },
   purpose: string,
   options: MeterOptions,
   call: () => Promise<Result>,
-  usageOf: (result: Result) => GenerateResult['usage'],
 ): Promise<Result> {
   const now = options.now ?? (() => performance.now());
   if (options.enforceBudget === true) options.ledger.assertWithinBudget([options.role, 'total']);
@@ -71,7 +66,12 @@ async function metered<Result>(
     });
     throw error;
   }
-  const entry = options.ledger.record({ ...base, usage: usageOf(result), latencyMs: now() - started });
+  const entry = options.ledger.record({
+    ...base,
+    usage: result.usage,
+    latencyMs: now() - started,
+    ...(result.warnings === undefined ? {} : { warnings: result.warnings }),
+  });
   options.onEvent?.(usageRecordedEvent(entry));
   return result;
 }
@@ -88,5 +88,6 @@ export function usageRecordedEvent(entry: LedgerEntry) {
     costUsd: entry.costUsd,
     cacheHit: entry.cacheHit,
     latencyMs: entry.latencyMs,
+    ...(entry.warnings === undefined ? {} : { warnings: entry.warnings }),
   };
 }

@@ -1,3 +1,4 @@
 export * from './package-candidates.js';
 export * from './package-entry.js';
 export * from './package-resolver.js';
+export * from './specification-versions.js';

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   ERROR_CODES,
-  SUPPORTED_SPECIFICATION_VERSIONS,
   SkillOptError,
+  isSupportedSpecificationVersion,
   describeBackendPackageProblem,
   describeEnvironmentPackageProblem,
   type BackendPackage,
@@ -51,9 +51,6 @@ export interface PackageResolver {
   resolveEnvironmentPackage(name: string): Promise<ResolvedPackage<EnvironmentPackage>>;
   resolveBackendPackage(name: string): Promise<ResolvedPackage<BackendPackage>>;
 }
-
-/** Error code for a package that was found but is not a usable env or backend package. */
-export const PACKAGE_INVALID_CODE = 'package-invalid';
 
 const KIND_NAMES: Record<PackageKind, string> = { env: 'env', backend: 'backend' };
 
@@ -132,7 +129,7 @@ export function createPackageResolver(options: PackageResolverOptions): PackageR
         : await importModule(pathToFileURL(located.entryFile).href, located.entryFile);
     } catch (error) {
       throw new SkillOptError({
-        code: PACKAGE_INVALID_CODE,
+        code: ERROR_CODES.packageInvalid,
         category: 'user',
         message: `The ${KIND_NAMES[kind]} package ${packageName} (${located.entryFile}) failed to load: ${error instanceof Error ? error.message : String(error)}`,
         cause: error,
@@ -157,9 +154,9 @@ export function createPackageResolver(options: PackageResolverOptions): PackageR
 
 function invalidPackageError(kind: PackageKind, packageName: string, located: LocatedPackage, problem: string, namespace: unknown): SkillOptError {
   const version = manifestVersionOf(namespace);
-  const unsupported = version !== undefined && !SUPPORTED_SPECIFICATION_VERSIONS.includes(version);
+  const unsupported = version !== undefined && !isSupportedSpecificationVersion('package-manifest', version);
   return new SkillOptError({
-    code: unsupported ? ERROR_CODES.specificationUnsupported : PACKAGE_INVALID_CODE,
+    code: unsupported ? ERROR_CODES.specificationUnsupported : ERROR_CODES.packageInvalid,
     category: 'user',
     message: `${packageName} (${located.entryFile}) is not a usable ${KIND_NAMES[kind]} package: ${problem}.${
       unsupported ? ' Install a version of the package built for this release of SkillOpt.' : ' Check the name, and that the package was built for SkillOpt.'

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ERROR_CODES, SkillOptError, scoredRolloutSchema, type RolloutResult, type ScoredRollout } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, scoredRolloutSchema, tolerantSchema, type RolloutResult, type ScoredRollout } from '@skillopt/contract';
 import { z } from 'zod';
 import { rolloutCacheKeyText, type RolloutCache, type RolloutCacheKey } from '../rollout-cache/rollout-cache.js';
 import { createJsonLinesAppender, readJsonLinesFile, type JsonLinesAppender, type MalformedLine } from './json-lines-file.js';
@@ -47,6 +47,8 @@ const cacheLineSchema = z.strictObject({
   result: scoredRolloutSchema,
 });
 type CacheLine = z.infer<typeof cacheLineSchema>;
+/** Lines written by a newer release may carry more fields; they are kept, not refused. */
+const cacheLineReader = tolerantSchema(cacheLineSchema);
 
 /** Skill hashes name files, so they must be plain names (skillHash() gives 16 hex characters). */
 const SAFE_SKILL_HASH = /^[A-Za-z0-9_-]{1,128}$/;
@@ -83,7 +85,7 @@ export function createFileRolloutCache(options: FileRolloutCacheOptions): FileRo
     const filePath = fileOf(hash);
     const content = await readJsonLinesFile<CacheLine>(filePath, {
       accept(value) {
-        const parsed = cacheLineSchema.safeParse(value);
+        const parsed = cacheLineReader.safeParse(value);
         return parsed.success ? { ok: true, record: parsed.data } : { ok: false, reason: 'not a scored rollout cache line' };
       },
     });

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { tolerantSchema } from '@skillopt/contract';
 import { skillHash } from '../skill-hash.js';
 import { readJsonFileIfExists } from './read-json-file.js';
 import { isFileNotFound, runFileError } from './run-file-error.js';
@@ -35,7 +36,7 @@ export async function loadRunState(directory: string): Promise<RunResumePoint | 
   const runDirectory = path.resolve(directory);
   await requireDirectory(runDirectory);
   const statePath = path.join(runDirectory, RUN_FILES.runtimeState);
-  const state = await readJsonFileIfExists(statePath, runtimeStateSchema, { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
+  const state = await readJsonFileIfExists(statePath, tolerantSchema(runtimeStateSchema), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
   if (state === undefined) return undefined;
   const currentSkill = await readReferencedSkill(runDirectory, state.current, 'current');
   const bestSkill =
@@ -76,7 +77,7 @@ export async function readReferencedSkill(runDirectory: string, reference: Skill
  */
 async function readCommittedHistory(runDirectory: string, lastCompletedStep: number): Promise<StepRecord[]> {
   const historyPath = path.join(runDirectory, RUN_FILES.history);
-  const stored = await readJsonFileIfExists(historyPath, historySchema, {
+  const stored = await readJsonFileIfExists(historyPath, tolerantSchema(historySchema), {
     description: 'the step history',
     remedy: `Delete it: it is rebuilt from ${RUN_FILES.stepsDirectory}/step_NNNN/${RUN_FILES.stepRecord} on the next resume.`,
   });
@@ -95,7 +96,7 @@ async function rebuildHistoryFromStepRecords(runDirectory: string): Promise<Step
   }
   const records: StepRecord[] = [];
   for (const name of names.filter((entry) => /^step_\d+$/.test(entry)).sort()) {
-    const record = await readJsonFileIfExists(path.join(stepsDirectory, name, RUN_FILES.stepRecord), stepRecordSchema, {
+    const record = await readJsonFileIfExists(path.join(stepsDirectory, name, RUN_FILES.stepRecord), tolerantSchema(stepRecordSchema), {
       description: 'a step record',
     });
     if (record !== undefined) records.push(record);

@@ -63,7 +63,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
     if (wantsSlowUpdate) {
       const slowUpdate = await synthesizeSlowUpdate({ model: optimizer, signal, previousSkill, currentSkill, pairs });
       if (slowUpdate.attempts > 0) context.counters.waves += 1;
-      if (!slowUpdate.ok) recordStageFailure(context, slowUpdate.stage, slowUpdate.reason, { epoch, globalStep: position.globalStep });
+      if (!slowUpdate.ok) recordStageFailure(context, slowUpdate, { epoch, globalStep: position.globalStep });
       else if (slowUpdate.value.skipped === undefined && slowUpdate.value.skill !== state.current.text) {
         const candidate = slowUpdate.value.skill;
         await store.writeEpochArtifact('slow_update', epoch, 'candidate_skill.md', candidate);
@@ -99,7 +99,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
         readByLaterSteps: !isLastEpoch,
       });
       if (metaSkill.attempts > 0) context.counters.waves += 1;
-      if (!metaSkill.ok) recordStageFailure(context, metaSkill.stage, metaSkill.reason, { epoch, globalStep: position.globalStep });
+      if (!metaSkill.ok) recordStageFailure(context, metaSkill, { epoch, globalStep: position.globalStep });
       else if (metaSkill.value.skipped === undefined) {
         state.metaSkill = metaSkill.value.metaSkill;
         await store.writeEpochArtifact('meta_skill', epoch, 'meta_skill.md', metaSkill.value.metaSkill);

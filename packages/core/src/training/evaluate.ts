@@ -8,6 +8,7 @@ import { createEventBus } from '../events/event-bus.js';
 import { createLedger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import type { LedgerTotals } from '../ledger/usage-totals.js';
+import { acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import { createMemoryRolloutCache, type RolloutCache } from '../rollout-cache/rollout-cache.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { skillHash } from '../skill-hash.js';
@@ -42,14 +43,17 @@ export interface EvaluationReport {
  * retried, then excluded and reported, never scored.
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationReport> {
-  const { config, environment, split } = options;
+  const { config, split } = options;
+  const environment = acceptEnvironment(options.environment, `the env "${String(options.environment?.id)}"`);
+  const givenTarget = acceptTarget(options.target, 'the target');
+  checkTargetCapabilities(environment, givenTarget);
   const events = createEventBus({ runId: `eval-${skillHash(options.skill)}` });
   if (options.onEvent) events.subscribe(options.onEvent);
   const ledger = createLedger({ costCalculator: createCostCalculator(options.priceTable ?? []) });
   const target: Target =
-    options.target.kind === 'chat'
-      ? { kind: 'chat', model: meterChatModel(options.target.model, { role: 'target', ledger, onEvent: events.emit }) }
-      : { kind: 'agent', runner: meterAgentRunner(options.target.runner, { role: 'target', ledger, onEvent: events.emit }) };
+    givenTarget.kind === 'chat'
+      ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: events.emit }) }
+      : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: events.emit }) };
   const cache: RolloutCache = options.cacheDirectory ? createFileRolloutCache({ directory: options.cacheDirectory }) : createMemoryRolloutCache();
   const limit = split === 'test' ? config.evaluation.test_env_num : split === 'val' ? config.evaluation.sel_env_num : config.train.train_size;
   await environment.setup?.();

@@ -3,12 +3,13 @@ import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunE
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
-import { redactSecrets } from '../config/redact-secrets.js';
+import { redactSecrets } from '@skillopt/contract';
 import { createEventBus } from '../events/event-bus.js';
 import { createEventsFileSink } from '../events/events-file.js';
 import type { Budgets } from '../ledger/budget.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
+import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { createRunStore, openRunStore, type RunStore } from '../run-store/run-store.js';
 import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.js';
@@ -79,7 +80,11 @@ function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-sp
  * resumes, when the signal aborts, a budget is spent, or an error that retrying cannot fix occurs.
  */
 export async function train(options: TrainOptions): Promise<RunSummary> {
-  const { config, environment } = options;
+  const { config } = options;
+  const environment = acceptEnvironment(options.environment, `the env "${String(options.environment?.id)}"`);
+  const givenTarget = acceptTarget(options.target, 'the target');
+  const givenOptimizer = acceptChatModel(options.optimizer, 'the optimizer');
+  checkTargetCapabilities(environment, givenTarget);
   const signal = options.signal ?? new AbortController().signal;
   const store: RunStore = options.resume ? await openRunStore(options.runDirectory) : await createRunStore(options.runDirectory);
   const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;
@@ -96,11 +101,11 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const ledger: Ledger = options.resume ? await restoreLedger(store.pathOf('ledger.json'), ledgerOptions) : createLedger(ledgerOptions);
   const emit = events.emit;
   const target: Target =
-    options.target.kind === 'chat'
-      ? { kind: 'chat', model: meterChatModel(options.target.model, { role: 'target', ledger, onEvent: emit }) }
-      : { kind: 'agent', runner: meterAgentRunner(options.target.runner, { role: 'target', ledger, onEvent: emit }) };
-  const optimizer = meterChatModel(options.optimizer, { role: 'optimizer', ledger, onEvent: emit });
-  const targetModel = options.target.kind === 'chat' ? options.target.model : options.target.runner;
+    givenTarget.kind === 'chat'
+      ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: emit }) }
+      : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: emit }) };
+  const optimizer = meterChatModel(givenOptimizer, { role: 'optimizer', ledger, onEvent: emit });
+  const targetModel = givenTarget.kind === 'chat' ? givenTarget.model : givenTarget.runner;
 
   await environment.setup?.();
   try {
@@ -128,7 +133,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       runDirectory: store.directory,
       environmentId: environment.id,
       targetModel: `${targetModel.provider}/${targetModel.modelId}`,
-      optimizerModel: `${options.optimizer.provider}/${options.optimizer.modelId}`,
+      optimizerModel: `${givenOptimizer.provider}/${givenOptimizer.modelId}`,
       splitSizes: sizes,
       epochs: config.train.num_epochs,
       stepsPerEpoch,
@@ -170,7 +175,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       await runEpochEnd(context, state, epoch);
     }
     ledger.assertWithinBudget();
-    const summary = await finishRun(context, state, sizes, targetModel, options.optimizer);
+    const summary = await finishRun(context, state, sizes, targetModel, givenOptimizer);
     await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });

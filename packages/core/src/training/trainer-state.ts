@@ -54,7 +54,7 @@ const countersSchema = z.strictObject({
     }),
   ),
   waves: z.int().nonnegative(),
-  stageFailures: z.array(z.strictObject({ globalStep: z.int().positive().nullable(), stage: z.string(), reason: z.string() })),
+  stageFailures: z.array(z.strictObject({ globalStep: z.int().positive().nullable(), stage: z.string(), prompt: z.string().optional(), reason: z.string() })),
 });
 
 const additionalStateSchema = z.strictObject({

@@ -1,4 +1,5 @@
 import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
+import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
@@ -23,7 +24,7 @@ export interface TrainingCounters {
   excluded: Array<ExcludedItemEvaluation & { phase: RolloutPhase }>;
   /** Sequential waves of model calls (see wave-count.ts). */
   waves: number;
-  stageFailures: Array<{ globalStep: number | null; stage: string; reason: string }>;
+  stageFailures: Array<{ globalStep: number | null; stage: string; prompt?: string; reason: string }>;
 }
 
 /** Everything the stages of a run share. */
@@ -92,7 +93,8 @@ export async function evaluateInRun(
 }
 
 /** Records a stage that could not produce a usable result, as an event and for the summary. */
-export function recordStageFailure(context: TrainingContext, stage: string, reason: string, position?: { epoch: number; globalStep: number }): void {
-  context.counters.stageFailures.push({ globalStep: position?.globalStep ?? null, stage, reason });
-  context.events.emit({ type: 'stage-failed', stage, reason, ...(position ? { epoch: position.epoch, globalStep: position.globalStep } : {}) });
+export function recordStageFailure(context: TrainingContext, failure: Pick<StageFailure, 'stage' | 'prompt' | 'reason'>, position?: { epoch: number; globalStep: number }): void {
+  const { stage, prompt, reason } = failure;
+  context.counters.stageFailures.push({ globalStep: position?.globalStep ?? null, stage, prompt, reason });
+  context.events.emit({ type: 'stage-failed', stage, prompt, reason, ...(position ? { epoch: position.epoch, globalStep: position.globalStep } : {}) });
 }

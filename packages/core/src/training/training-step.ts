@@ -58,8 +58,8 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     return record;
   };
   const failStage = (failure: StageFailure): StepRecord => {
-    recordStageFailure(context, failure.stage, failure.reason, { epoch: position.epoch, globalStep });
-    return finish('stage-failed', { stageFailure: { stage: failure.stage, reason: failure.reason, attempts: failure.attempts } });
+    recordStageFailure(context, failure, { epoch: position.epoch, globalStep });
+    return finish('stage-failed', { stageFailure: { stage: failure.stage, prompt: failure.prompt, reason: failure.reason, attempts: failure.attempts } });
   };
 
   // Rollout. A skill already rolled out on an item (an earlier epoch, the slow update, a resumed
@@ -106,7 +106,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
       ...promptContext,
     });
     countStage({ attempts: reflection.calls, usage: reflection.usage });
-    for (const failure of reflection.failures) recordStageFailure(context, failure.stage, failure.reason, { epoch: position.epoch, globalStep });
+    for (const failure of reflection.failures) recordStageFailure(context, failure, { epoch: position.epoch, globalStep });
     await store.writeStepArtifact(globalStep, 'reflection.json', reflection);
     const patches = reflection.reports.map((report) => ({ kind: report.kind, edits: report.edits }));
     const proposed = patches.reduce((total, patch) => total + patch.edits.length, 0);
@@ -151,7 +151,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     if (!selection.ok) return failStage(selection);
     const chosen: Edit[] = selection.value.edits;
     await store.writeStepArtifact(globalStep, 'ranked_edits.json', { learningRate: budget, ranked: selection.value.ranked, reasoning: selection.value.reasoning, edits: chosen });
-    context.events.emit({ type: 'edits-proposed', ...position, stage: 'select', count: chosen.length });
+    context.events.emit({ type: 'edits-proposed', ...position, stage: 'rank', count: chosen.length });
     if (chosen.length === 0) return finish('no-edits', { reason: `the learning rate of this step is ${budget}` });
     return { selected: chosen, appendixNotes: reflection.reports.flatMap((report) => report.appendixNotes) };
   };
@@ -181,7 +181,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     candidate = addAppendixNotes(candidate, appendixNotes).skill;
     const consolidation = await consolidateAppendix({ model: optimizer, signal, skill: candidate, threshold: config.optimizer.skill_aware_consolidate_threshold });
     countStage(consolidation);
-    if (!consolidation.ok) recordStageFailure(context, consolidation.stage, consolidation.reason, { epoch: position.epoch, globalStep });
+    if (!consolidation.ok) recordStageFailure(context, consolidation, { epoch: position.epoch, globalStep });
     else candidate = consolidation.value.skill;
   }
   await store.writeStepArtifact(globalStep, 'candidate_skill.md', candidate);

@@ -1,4 +1,5 @@
-import { dropConfigSecrets, isSecretKey, REDACTED, redactSecrets, redactSecretText, translateOriginalConfig, validateConfig } from '../../src/config/index.js';
+import { isSecretKey, REDACTED, redactSecrets, redactSecretText } from '@skillopt/contract';
+import { dropConfigSecrets, translateOriginalConfig, validateConfig } from '../../src/config/index.js';
 
 describe('isSecretKey', () => {
   it.each(['api_key', 'apiKey', 'API_KEY', 'azure_openai_api_key', 'x-api-key', 'token', 'access_token', 'githubToken', 'secret', 'client_secret', 'password', 'Authorization', 'bearer', 'credentials', 'private_key', 'cookie'])(

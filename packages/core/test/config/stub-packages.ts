@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SPECIFICATION_VERSION, type PackageManifest } from '@skillopt/contract';
+import { type PackageManifest } from '@skillopt/contract';
 
 /*
  * Stand-ins for env and backend packages, as a test of core needs them: a manifest whose
@@ -8,11 +8,11 @@ import { SPECIFICATION_VERSION, type PackageManifest } from '@skillopt/contract'
  */
 
 export function envManifest(id: string, schema: PackageManifest['configSchema']): PackageManifest<'env'> {
-  return { kind: 'env', id, specificationVersion: SPECIFICATION_VERSION, configSchema: schema };
+  return { kind: 'env', id, specificationVersion: 'v1', configSchema: schema };
 }
 
 export function backendManifest(id: string, schema: PackageManifest['configSchema']): PackageManifest<'backend'> {
-  return { kind: 'backend', id, specificationVersion: SPECIFICATION_VERSION, configSchema: schema };
+  return { kind: 'backend', id, specificationVersion: 'v1', configSchema: schema };
 }
 
 export const searchqaEnv = envManifest(

@@ -71,19 +71,29 @@ describe('evaluateSkill: scoring and reporting', () => {
     expect(reports.find((report) => report.itemId === 'item-1')).toMatchObject({ hard: 0, soft: 0.5, sampleIndex: 0, skillHash: skillHash(SKILL) });
   });
 
-  it('gives every attempt a fresh work directory that exists during the rollout and is removed afterwards', async () => {
+  it('gives every attempt a fresh work directory on first use, the same path on every call, removed afterwards', async () => {
     const seenExisting: boolean[] = [];
-    const { environment, options: evaluateOptions } = options((item, context, attempt) => {
-      seenExisting.push(existsSync(context.workDir));
+    const directories: string[] = [];
+    const { environment, options: evaluateOptions } = options(async (item, context, attempt) => {
+      const directory = await context.workDirectory();
+      seenExisting.push(existsSync(directory));
+      expect(await context.workDirectory()).toBe(directory);
+      directories.push(directory);
       return attempt === 1 ? erroredResult(item) : scoredResult(item, 1);
     });
     await evaluateSkill(evaluateOptions);
-    const directories = environment.calls.map((call) => call.workDir);
+    expect(environment.calls).toHaveLength(8);
     expect(directories).toHaveLength(8);
     expect(new Set(directories).size).toBe(8);
     expect(seenExisting.every(Boolean)).toBe(true);
     await waitUntil(() => directories.every((directory) => !existsSync(directory)));
     expect(directories.every((directory) => directory.startsWith(path.join(workRoot, 'rollouts')))).toBe(true);
+  });
+
+  it('creates no work directory for an env that never asks for one', async () => {
+    const { options: evaluateOptions } = options((item) => scoredResult(item, 1));
+    await evaluateSkill(evaluateOptions);
+    expect(existsSync(path.join(workRoot, 'rollouts'))).toBe(false);
   });
 
   it('returns results in item order whatever order the rollouts complete in', async () => {

@@ -1,5 +1,4 @@
 import {
-  SPECIFICATION_VERSION,
   type Environment,
   type RolloutContext,
   type RolloutResult,
@@ -13,7 +12,7 @@ export interface RecordedRollout {
   itemId: string;
   skill: string;
   sampleIndex: number;
-  workDir: string;
+  workDirectory: () => Promise<string>;
   signal: AbortSignal;
 }
 
@@ -30,7 +29,7 @@ export function createScriptedEnvironmentForTests(script: RolloutScript): Script
   const calls: RecordedRollout[] = [];
   const callsFor = (itemId: string): number => calls.filter((call) => call.itemId === itemId).length;
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: 'scripted-test-double-env',
     targetKinds: ['chat'],
     taskTypes: ['qa'],
@@ -39,7 +38,7 @@ export function createScriptedEnvironmentForTests(script: RolloutScript): Script
     calls,
     callsFor,
     async rollout(item, context) {
-      calls.push({ itemId: item.id, skill: context.skill, sampleIndex: context.sampleIndex, workDir: context.workDir, signal: context.signal });
+      calls.push({ itemId: item.id, skill: context.skill, sampleIndex: context.sampleIndex, workDirectory: context.workDirectory, signal: context.signal });
       return script(item, context, callsFor(item.id));
     },
   };

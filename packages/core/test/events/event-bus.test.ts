@@ -82,7 +82,8 @@ describe('events.jsonl', () => {
     for (const line of lines.slice(0, 3)) expect(runEventSchema.safeParse(JSON.parse(line)).success).toBe(true);
     const content = await readEventsFile(file);
     expect(content.events.map((event) => event.type)).toEqual(['epoch-started', 'step-started', 'gate-decided']);
-    expect(content.unknownLines).toEqual([]);
+    expect(content.malformedLines).toEqual([]);
+    expect(content.unknownEventTypes).toEqual({});
   });
 
   it('skips unknown event types and a torn last line when reading', async () => {
@@ -93,10 +94,11 @@ describe('events.jsonl', () => {
     bus.emit({ type: 'epoch-started', epoch: 1 });
     await sink.flush();
     stopWriting();
-    await appendFile(file, '{"type":"future-event","runId":"run-7"}\n{"type":"epoch-fin');
+    await appendFile(file, '{"type":"future-event","runId":"run-7"}\n{"type":"epoch-started"}\n{"type":"epoch-fin');
     const content = await readEventsFile(file);
     expect(content.events).toHaveLength(1);
-    expect(content.unknownLines).toEqual([expect.objectContaining({ lineNumber: 2, reason: 'not a known run event (type "future-event")' })]);
+    expect(content.unknownEventTypes).toEqual({ 'future-event': 1 });
+    expect(content.malformedLines).toEqual([expect.objectContaining({ lineNumber: 3, reason: expect.stringMatching(/^the epoch-started event does not have what its type requires \(runId: /) })]);
     expect(content.tornFinalLine).toBe('{"type":"epoch-fin');
 
     // A new session appends after the torn line without merging into it.

@@ -1,7 +1,6 @@
 import {
   ERROR_CODES,
   ProviderError,
-  SPECIFICATION_VERSION,
   runEventSchema,
   type AgentRunner,
   type ChatModel,
@@ -24,7 +23,7 @@ function steppingClock(): () => number {
 
 function fakeChatModel(modelId: string, behaviour: (request: GenerateRequest) => Promise<void> = async () => undefined): ChatModel {
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: 'acme',
     modelId,
     async generate(request) {
@@ -44,7 +43,7 @@ describe('metered models', () => {
     bus.subscribe((event) => events.push(event));
     const model = meterChatModel(fakeChatModel('acme-large'), { role: 'optimizer', ledger, onEvent: bus.emit, now: steppingClock() });
 
-    expect(model).toMatchObject({ provider: 'acme', modelId: 'acme-large', specificationVersion: SPECIFICATION_VERSION });
+    expect(model).toMatchObject({ provider: 'acme', modelId: 'acme-large', specificationVersion: 'v1' });
     expect((await model.generate(request('reflect'))).text).toBe('reply to reflect');
     await model.generate(request('merge'));
 
@@ -107,9 +106,9 @@ describe('metered models', () => {
     await expect(meterChatModel(fakeChatModel('acme-large'), { role: 'target', ledger, enforceBudget: true }).generate(request('rollout'))).resolves.toBeDefined();
   });
 
-  it('records agent runs under the rollout purpose by default', async () => {
+  it('records agent runs under the purpose each run names', async () => {
     const runner: AgentRunner = {
-      specificationVersion: SPECIFICATION_VERSION,
+      specificationVersion: 'v1',
       provider: 'codex',
       modelId: 'gpt-test',
       async run() {
@@ -121,8 +120,8 @@ describe('metered models', () => {
     const bus = createEventBus({ runId: 'run-agent' });
     bus.subscribe((event) => events.push(event));
     const metered = meterAgentRunner(runner, { role: 'target', ledger, onEvent: bus.emit });
-    expect((await metered.run({ skill: '', prompt: 'p', workspace: '/tmp/x', timeoutMs: 1000 })).finalText).toBe('done');
-    await meterAgentRunner(runner, { role: 'judge', ledger, purpose: 'judge' }).run({ skill: '', prompt: 'p', workspace: '/tmp/x', timeoutMs: 1000 });
+    expect((await metered.run({ skill: '', prompt: 'p', workspace: '/tmp/x', timeoutMs: 1000, purpose: 'rollout' })).finalText).toBe('done');
+    await meterAgentRunner(runner, { role: 'judge', ledger }).run({ skill: '', prompt: 'p', workspace: '/tmp/x', timeoutMs: 1000, purpose: 'judge' });
     expect(ledger.entries().map((entry) => [entry.role, entry.purpose, entry.provider, entry.usage.estimated])).toEqual([
       ['target', 'rollout', 'codex', true],
       ['judge', 'judge', 'codex', true],

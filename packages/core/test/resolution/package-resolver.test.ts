@@ -165,7 +165,7 @@ describe('createPackageResolver', () => {
     expect(broken.message).toMatch(/@skillopt\/env-broken .* is not a usable env package: it does not export a `createEnvironment` function/);
     const old = await failureOf(resolverFor().resolveEnvironmentPackage('old'));
     expect(old.code).toBe(ERROR_CODES.specificationUnsupported);
-    expect(old.message).toContain('written for contract v0');
+    expect(old.message).toContain('declares package specification "v0"');
     const wrongKind = await failureOf(resolverFor().resolveEnvironmentPackage('wrong-kind'));
     expect(wrongKind.message).toContain('is not an env manifest');
   });

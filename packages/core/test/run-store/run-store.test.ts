@@ -300,7 +300,7 @@ describe('the run store', () => {
     expect(config).not.toContain('sk-test-0123456789abcdef');
     expect(summary).not.toContain('sk-test-0123456789abcdef');
     expect(JSON.parse(config)).toEqual({
-      backends: { openai: { api_key: '[redacted]', base_url: 'https://x.test?key=[redacted:$SKILLOPT_TEST_API_KEY]' } },
+      backends: { openai: { api_key: '[redacted]', base_url: 'https://x.test?key=[redacted]' } },
       train: { max_tokens: 100 },
     });
     expect(JSON.parse(summary).config.token).toBe('[redacted]');
@@ -308,6 +308,6 @@ describe('the run store', () => {
 
   it('redacts environment values only for secret-looking variables', () => {
     expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual({ home: '/home/someone', key: 'x' });
-    expect(redactArtifactSecrets(['ghp_abcdefghijkl'], { GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual(['[redacted:$GITHUB_TOKEN]']);
+    expect(redactArtifactSecrets(['my-github-token-value'], { GITHUB_TOKEN: 'my-github-token-value' })).toEqual(['[redacted]']);
   });
 });

@@ -1,7 +1,6 @@
 import {
   ERROR_CODES,
   ProviderError,
-  SPECIFICATION_VERSION,
   SkillOptError,
   messageText,
   type ChatModel,
@@ -46,7 +45,7 @@ export interface ScriptedTargetOptions {
 export function createScriptedTarget(options: ScriptedTargetOptions = {}) {
   const calls: string[] = [];
   const model: ChatModel = {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: 'test-double',
     modelId: 'scripted-target',
     async generate(request: GenerateRequest) {
@@ -68,7 +67,7 @@ export function createScriptedTarget(options: ScriptedTargetOptions = {}) {
 export function createArithmeticEnvironment(): Environment {
   const splits = { train: items('train', 12, 1), val: items('val', 8, 20), test: items('test', 8, 40) };
   return {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     id: 'arithmetic',
     targetKinds: ['chat'],
     taskTypes: ['sum'],
@@ -116,7 +115,7 @@ export function createScriptedOptimizer(options: ScriptedOptimizerOptions = {}) 
   let callCount = 0;
   let failed = false;
   const model: ChatModel = {
-    specificationVersion: SPECIFICATION_VERSION,
+    specificationVersion: 'v1',
     provider: 'test-double',
     modelId: 'scripted-optimizer',
     async generate(request: GenerateRequest) {

@@ -205,11 +205,11 @@ describe('train', () => {
   it('records an unusable optimizer reply as a failed stage and keeps training', async () => {
     // The optimizer double has no answer for rewrite prompts: every rewrite fails after its re-ask.
     const { summary, events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'rewrite_from_suggestions', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
-    expect(summary.stageFailures.map((failure) => failure.stage)).toContain('rewrite-from-suggestions');
+    expect(summary.stageFailures.map((failure) => [failure.stage, failure.prompt])).toContainEqual(['rewrite', 'rewrite-from-suggestions']);
     expect(events.some((event) => event.type === 'stage-failed')).toBe(true);
     expect(summary.acceptedCandidates).toBe(0);
     const record = JSON.parse(readFileSync(path.join(directory, 'steps/step_0001/step_record.json'), 'utf8'));
-    expect(record).toMatchObject({ outcome: 'stage-failed', stageFailure: { stage: 'rewrite-from-suggestions', attempts: 2 } });
+    expect(record).toMatchObject({ outcome: 'stage-failed', stageFailure: { stage: 'rewrite', prompt: 'rewrite-from-suggestions', attempts: 2 } });
   });
 
   it('puts skill-aware appendix notes into the candidate, where the gate judges them', async () => {
@@ -233,6 +233,6 @@ describe('train', () => {
     expect(ledger.totals.byPurpose.rewrite.calls).toBeGreaterThan(0);
     for (const purpose of ['reflect', 'merge', 'rank', 'lr-decide']) expect(ledger.totals.byPurpose[purpose]).toBeUndefined();
     // The optimizer double has no answer for rewrite prompts: each step's rewrite fails and is recorded.
-    expect(summary.stageFailures.map((failure) => failure.stage)).toContain('full-rewrite');
+    expect(summary.stageFailures.map((failure) => [failure.stage, failure.prompt])).toContainEqual(['rewrite', 'full-rewrite']);
   });
 });

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
-import { describeConfigSource, redactSecretText } from '@skillopt/core';
+import { redactSecretText } from '@skillopt/contract';
+import { describeConfigSource } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
 import { describeSource, formatAnnotatedConfig } from '../../inspection/annotated-config.js';
 import { describePackageProblem, inspectConfig } from '../../inspection/inspect-config.js';

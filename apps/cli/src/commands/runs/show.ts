@@ -42,7 +42,10 @@ export default class RunsShow extends SkillOptCommand {
     writeLine('');
     if (history.length === 0) writeLine('No step committed yet.');
     else writeLine(`Steps\n${formatHistory(history)}`);
-    if (run.skippedEventLines > 0) writeLine(`\n(${run.skippedEventLines} line(s) of events.jsonl were skipped: unknown event types or a torn last line)`);
+    if (run.skippedEventLines > 0) writeLine(`\n(${run.skippedEventLines} line(s) of events.jsonl were skipped: damaged, or a torn last line)`);
+    const newer = Object.entries(run.newerEventTypes);
+    if (newer.length > 0)
+      writeLine(`\n(events of types this release does not know were skipped, written by a newer SkillOpt: ${newer.map(([type, count]) => `${type} ×${count}`).join(', ')})`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { cloneConfigValue, getAtPath, isConfigMapping, setAtPath, type ConfigTree } from '../config-tree.js';
 import { configWarning, type ConfigWarning } from '../config-warning.js';
 import { envCoreShape } from '../core-config-schema.js';
-import { isSecretKey } from '../secret-patterns.js';
+import { isSecretKey } from '@skillopt/contract';
 import { matchBackendKey, type BackendKeyFamily } from './backend-keys.js';
 import {
   backendOf,
