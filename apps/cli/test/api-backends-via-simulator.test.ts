@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunEvent } from '@skillopt/contract';
+import { readRunLedger } from '@skillopt/core';
 import { createSimulatorServer, type SimulatorServer } from '@skillopt/backends-sim';
 import { createEnvironment } from '@skillopt/env-searchqa';
 import { runSkillopt } from './helpers/command-runner';
@@ -36,9 +37,7 @@ describe('the API backends against the simulator on loopback', () => {
     );
     expect(error).toBeUndefined();
     const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
-    const ledger = JSON.parse(readFileSync(path.join(runDirectory, 'ledger.json'), 'utf8')) as {
-      entries: Array<{ role: string; provider: string; cacheHit?: boolean; usage?: { inputTokens: number; outputTokens: number; cachedInputTokens?: number; estimated?: boolean } }>;
-    };
+    const ledger = { entries: await readRunLedger(runDirectory) };
     return { events, ledger };
   }
 

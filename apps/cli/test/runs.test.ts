@@ -32,7 +32,11 @@ describe('skillopt runs', () => {
   });
   afterAll(() => project.remove());
 
-  const history = (run: string): HistoryRecord[] => JSON.parse(readFileSync(at('outputs', run, 'history.json'), 'utf8')) as HistoryRecord[];
+  const history = (run: string): HistoryRecord[] =>
+    readFileSync(at('outputs', run, 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as HistoryRecord);
 
   describe('list', () => {
     it('lists each run directory with env, steps, scores and status', async () => {
@@ -105,17 +109,36 @@ describe('skillopt runs', () => {
       // In the files, a new field at the top of each document and of each history record (deeper
       // objects include maps, such as usage by role, where a new key would be a new entry).
       const topLevelExtra = (value: Record<string, unknown>) => ({ ...value, addedLater: { by: 'a newer SkillOpt' } });
-      for (const file of ['summary.json', 'runtime_state.json', 'history.json']) {
+      for (const file of ['summary.json', 'runtime_state.json']) {
         const filePath = at('outputs', 'e-newer', file);
-        const content = JSON.parse(readFileSync(filePath, 'utf8')) as Record<string, unknown> | Array<Record<string, unknown>>;
-        writeFileSync(filePath, JSON.stringify(Array.isArray(content) ? content.map(topLevelExtra) : topLevelExtra(content)));
+        writeFileSync(filePath, JSON.stringify(topLevelExtra(JSON.parse(readFileSync(filePath, 'utf8')) as Record<string, unknown>)));
       }
+      const historyFile = at('outputs', 'e-newer', 'history.jsonl');
+      const records = readFileSync(historyFile, 'utf8').trim().split('\n');
+      writeFileSync(historyFile, `${records.map((line) => JSON.stringify(topLevelExtra(JSON.parse(line) as Record<string, unknown>))).join('\n')}\n`);
       const original = await runSkillopt(['runs', 'show', 'outputs/a-finished'], project.directory);
       const newer = await runSkillopt(['runs', 'show', 'outputs/e-newer'], project.directory);
       expect(newer.error).toBeUndefined();
       expect(lines.length).toBeGreaterThan(50);
       expect(newer.stdout.replaceAll('e-newer', 'a-finished')).toBe(original.stdout);
       rmSync(at('outputs', 'e-newer'), { recursive: true });
+    });
+
+    it('reads a run directory of the previous format (history.json, ledger.json)', async () => {
+      cpSync(path.join(__dirname, 'fixtures', 'format-1-run'), at('outputs', 'f-format-1'), { recursive: true });
+      const { stdout, error } = await runSkillopt(['runs', 'show', 'outputs/f-format-1'], project.directory);
+      expect(error).toBeUndefined();
+      expect(stdout).toMatch(/^  run\s+\S+ \(finished\)$/m);
+      expect(stdout).toMatch(/validation score\s+0\.0% → 66\.7%/);
+      expect(stdout).toMatch(/^1\s+1\s+accepted\b/m);
+      expect(stdout).toMatch(/^2\s+1\s+accepted\b/m);
+      const diff = await runSkillopt(['runs', 'diff', 'outputs/f-format-1'], project.directory);
+      expect(diff.error).toBeUndefined();
+      expect(diff.stdout).toContain('+++');
+      const resumed = await runSkillopt(['train', '--resume', 'outputs/f-format-1'], project.directory);
+      expect(resumed.error?.oclif?.exit).toBe(2);
+      expect(resumed.error?.message).toMatch(/is in run-directory format 1, and this release resumes format 2 only/);
+      rmSync(at('outputs', 'f-format-1'), { recursive: true });
     });
 
     it('shows the state so far of a stopped run, with the resume command', async () => {

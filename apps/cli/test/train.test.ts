@@ -52,11 +52,14 @@ describe('skillopt train', () => {
 
   it('resumes a finished run without training it again', async () => {
     await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
-    const before = readFileSync(path.join(project.directory, 'run', 'best_skill.md'), 'utf8');
+    const runFiles = ['best_skill.md', 'events.jsonl', 'ledger.jsonl', 'history.jsonl', 'summary.json', 'runtime_state.json'];
+    const before = runFiles.map((file) => readFileSync(path.join(project.directory, 'run', file), 'utf8'));
     const { stdout, error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
     expect(error).toBeUndefined();
-    expect(stdout).toContain('Resuming on fixture');
-    expect(readFileSync(path.join(project.directory, 'run', 'best_skill.md'), 'utf8')).toBe(before);
+    expect(stdout).toContain('The run in run already finished: nothing is trained or paid for again.');
+    expect(stdout).toMatch(/validation score/);
+    // Nothing grows: no event, no ledger line, no history line.
+    expect(runFiles.map((file) => readFileSync(path.join(project.directory, 'run', file), 'utf8'))).toEqual(before);
   });
 
   it('stops at a safe point on Ctrl-C, exits 130 and names the command that resumes', async () => {

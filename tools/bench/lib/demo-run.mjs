@@ -22,28 +22,27 @@ async function importBuilt(packageFolder) {
 
 export const core = await importBuilt('core');
 export const sim = await importBuilt('backends-sim');
-export const searchqa = await importBuilt('env-searchqa');
 const openai = await importBuilt('backends-openai');
 
 export const TRANSPORTS = ['in-process', 'http'];
 
 /**
- * The demo's parts, as the CLI's run setup creates them: the config (demo file + `overrides`,
- * validated against the schema composed with the env's and the simulator's sections), the env,
- * the simulated backend with the env's items as its answer key, the target and the optimizer.
- * The environment's rollout is wrapped only to remember which skill text each hash stands for.
+ * The demo's parts, made by core's run setup (prepareRun) exactly as `skillopt train --config
+ * configs/demo/default.yaml` makes them: the config (demo file + `overrides`, validated against
+ * the schema composed with the env's and the simulator's sections), the env, the simulated backend
+ * with the env's items as its answer key, the target, the optimizer and the loaded splits.
+ * Packages are found from the repository root and beside the CLI, as the CLI finds them. The
+ * environment's rollout is wrapped only to remember which skill text each hash stands for.
  *
  * `transport: 'http'` serves the same simulator on 127.0.0.1 (what `skillopt sim serve` runs) and
  * drives it through @skillopt/backends-openai and the real `openai` SDK, so the figures include
  * the HTTP client, JSON and the backend's retry and limiter layers; `close()` stops the server.
  */
 export async function createDemoParts(overrides = [], transport = 'in-process') {
-  const schema = core.composeConfigSchema({ environment: searchqa.manifest, backends: { sim: sim.manifest } });
-  const { config } = await core.resolveConfig({ layers: [{ file: demoConfigFile }], overrides, schema, workingDirectory: repoRoot });
-  const environment = await searchqa.createEnvironment(core.environmentSectionFor(config, searchqa.manifest));
-  const backend = await sim.createBackend(core.backendSectionFor(config, sim.manifest));
-  const [train, val, test] = await Promise.all(['train', 'val', 'test'].map((split) => environment.loadSplit(split)));
-  await backend.simulator.receiveTaskItems([...train, ...val, ...test]);
+  const resolver = core.createPackageResolver({ workingDirectory: repoRoot, fallbackDirectories: [path.join(repoRoot, 'apps', 'cli')] });
+  const run = await core.prepareRun({ layers: [{ file: demoConfigFile }], overrides, workingDirectory: repoRoot, resolver, needsOptimizer: true });
+  const { config, environment } = run;
+  const { train, val, test } = run.splits;
   const skillsByHash = new Map();
   const observed = Object.create(environment, {
     rollout: {
@@ -53,15 +52,8 @@ export async function createDemoParts(overrides = [], transport = 'in-process') 
       },
     },
   });
-  const common = { config, environment: observed, splits: { train, val, test }, skillsByHash };
-  if (transport !== 'http') {
-    return {
-      ...common,
-      target: { kind: 'chat', model: backend.createChatModel({ role: 'target', modelId: config.model.target }) },
-      optimizer: backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer }),
-      close: async () => undefined,
-    };
-  }
+  const common = { config, environment: observed, splits: run.splits, skillsByHash };
+  if (transport !== 'http') return { ...common, target: run.target, optimizer: run.optimizer, close: async () => undefined };
   const simulatorSettings = core.backendSectionFor(config, sim.manifest);
   const server = await sim.createSimulatorServer({
     port: 0,
@@ -93,6 +85,7 @@ export async function runDemo(overrides = [], transport = 'in-process') {
       environment: parts.environment,
       target: parts.target,
       optimizer: parts.optimizer,
+      splits: parts.splits,
       runDirectory,
       onEvent: (event) => events.push(event),
     });

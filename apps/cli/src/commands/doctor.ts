@@ -7,7 +7,7 @@ import { checkEndpoint, configuredEndpoints, type EndpointCheck } from '../diagn
 import { scanInstalledPackages, type InstalledPackage } from '../diagnostics/package-scan.js';
 import { formatTable } from '../output/format.js';
 import { inspectConfig, type ConfigPackage } from '../inspection/inspect-config.js';
-import { cliInstallDirectory } from '../run-setup/resolve-run-config.js';
+import { cliInstallDirectory } from '../run-setup/command-config.js';
 import { writeLine } from '../inspection/write-output.js';
 
 const FALLBACK_MINIMUM_NODE = '20.19.0';

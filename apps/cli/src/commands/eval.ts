@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError, type SplitName } from '@skillopt/contract';
-import { evaluate, type EvaluationReport } from '@skillopt/core';
+import { evaluate, prepareRun, type EvaluationReport } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
 import { formatCount, formatScore, formatTable, formatUsd } from '../output/format.js';
-import { resolveRunConfig } from '../run-setup/resolve-run-config.js';
-import { createRunParts } from '../run-setup/run-parts.js';
+import { runConfigRequestOf } from '../run-setup/command-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
 import { writeLine, writeWarning } from '../inspection/write-output.js';
 
@@ -37,11 +36,13 @@ export default class Eval extends SkillOptCommand {
     const skill = await readSkillFile(path.isAbsolute(flags.skill) ? flags.skill : path.relative(workingDirectory, skillFile));
     if (skill.trim() === '')
       throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it` });
-    const resolved = await resolveRunConfig({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
-    for (const warning of resolved.warnings) writeWarning(warning.message);
-    const parts = await createRunParts(resolved, { needsOptimizer: false });
-    if (parts.splitSizes[split] === 0)
-      throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the ${split} split of ${parts.environment.id} has no items` });
+    const run = await prepareRun({
+      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
+      needsOptimizer: false,
+    });
+    for (const warning of run.warnings) writeWarning(warning.message);
+    if (run.splitSizes[split] === 0)
+      throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the ${split} split of ${run.environment.id} has no items` });
 
     const workDirectory = await mkdtemp(path.join(os.tmpdir(), 'skillopt-eval-'));
     const controller = new AbortController();
@@ -49,7 +50,17 @@ export default class Eval extends SkillOptCommand {
     process.once('SIGINT', interrupt);
     let report: EvaluationReport;
     try {
-      report = await evaluate({ config: resolved.config, environment: parts.environment, target: parts.target, skill, split, workDirectory, signal: controller.signal, priceTable: parts.priceTable });
+      report = await evaluate({
+        config: run.config,
+        environment: run.environment,
+        target: run.target,
+        skill,
+        split,
+        items: run.splits[split],
+        workDirectory,
+        signal: controller.signal,
+        priceTable: run.priceTable,
+      });
     } catch (error) {
       if (controller.signal.aborted) throw controller.signal.reason;
       throw error;
@@ -62,7 +73,7 @@ export default class Eval extends SkillOptCommand {
       writeLine(JSON.stringify({ skillFile, ...report }, null, 2));
       return;
     }
-    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, resolved.config.model.target_backend));
+    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, run.config.model.target_backend));
   }
 }
 

@@ -1,13 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import { estimateRunCalls, train, type SkillOptConfig } from '@skillopt/core';
+import { estimateRun, prepareRun, readRunOverview, train, type SkillOptConfig } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
-import { resolveRunConfig } from '../run-setup/resolve-run-config.js';
-import { createRunParts } from '../run-setup/run-parts.js';
+import { runConfigRequestOf } from '../run-setup/command-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
 
 export default class Train extends SkillOptCommand {
@@ -31,20 +29,20 @@ export default class Train extends SkillOptCommand {
     const { flags } = await this.parse(Train);
     const workingDirectory = process.cwd();
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
-    const resolved = await resolveRunConfig({
-      ...(flags.config ? { configFile: flags.config } : {}),
-      overrides: overridesOf(flags),
-      workingDirectory,
-      ...(resumeDirectory ? { baseConfig: { name: `${path.join(flags.resume as string, 'config.json')}`, config: readRunConfig(resumeDirectory), directory: resumeDirectory } } : {}),
+    const run = await prepareRun({
+      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
+      ...(resumeDirectory ? { resumeDirectory } : {}),
+      needsOptimizer: true,
     });
-    for (const warning of resolved.warnings) this.warn(warning.message);
-    const { config } = resolved;
-    const parts = await createRunParts(resolved, { needsOptimizer: true });
+    for (const warning of run.warnings) this.warn(warning.message);
+    const { config } = run;
     const runDirectory = resumeDirectory ?? path.resolve(workingDirectory, flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend));
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
 
     const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
-    if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, parts.splitSizes));
+    if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
+      this.log(`The run in ${path.relative(workingDirectory, resumeDirectory) || '.'} already finished: nothing is trained or paid for again.`);
+    if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
     const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
     const controller = new AbortController();
     const interrupt = () => {
@@ -56,10 +54,11 @@ export default class Train extends SkillOptCommand {
     try {
       const summary = await train({
         config,
-        environment: parts.environment,
-        target: parts.target,
-        optimizer: parts.optimizer!,
-        priceTable: parts.priceTable,
+        environment: run.environment,
+        target: run.target,
+        optimizer: run.optimizer!,
+        priceTable: run.priceTable,
+        splits: run.splits,
         runDirectory,
         resume: resumeDirectory !== undefined,
         ...(initialSkill !== undefined ? { initialSkill } : {}),
@@ -81,46 +80,11 @@ export default class Train extends SkillOptCommand {
 
 /** The pre-run estimate of calls, so nobody starts a paid run blind. */
 function describeEstimate(config: SkillOptConfig, splitSizes: { train: number; val: number; test: number }): string {
-  const limit = (count: number, available: number) => (count > 0 ? Math.min(count, available) : available);
-  const estimate = estimateRunCalls({
-    trainSize: limit(config.train.train_size, splitSizes.train),
-    batchSize: config.train.batch_size,
-    accumulation: config.train.accumulation,
-    epochs: config.train.num_epochs,
-    minibatchSize: config.gradient.minibatch_size,
-    mergeBatchSize: config.gradient.merge_batch_size,
-    selectionSize: limit(config.evaluation.sel_env_num, splitSizes.val),
-    testSize: config.evaluation.eval_test ? limit(config.evaluation.test_env_num, splitSizes.test) : 0,
-    slowUpdateSamples: config.optimizer.slow_update_samples,
-    useSlowUpdate: config.optimizer.use_slow_update,
-    useMetaSkill: config.optimizer.use_meta_skill,
-    slowUpdateGated: config.optimizer.slow_update_gate_with_selection,
-    failureOnly: config.gradient.failure_only,
-    updateMode: config.optimizer.skill_update_mode,
-    lrControlMode: config.optimizer.lr_control_mode,
-    // This trainer rolls out the initial and the best skill on the test split (not a third, final one).
-    testEvaluations: 2,
-  });
+  const estimate = estimateRun(config, splitSizes);
   return (
     `Estimate: at most about ${estimate.perRun.optimizerCalls} optimizer calls and ${estimate.perRun.targetEpisodes} target episodes ` +
     `(${estimate.totalSteps} steps; work already cached costs nothing)`
   );
-}
-
-function readRunConfig(directory: string): unknown {
-  const file = path.join(directory, 'config.json');
-  if (!existsSync(file))
-    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${directory} holds no run to resume (no config.json there)` });
-  try {
-    return JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: `cannot resume from ${directory}: its config.json is not readable JSON (${error instanceof Error ? error.message : String(error)}); restore it from a backup, or start a new run`,
-      cause: error,
-    });
-  }
 }
 
 function defaultRunDirectory(environmentName: string, optimizer: string): string {

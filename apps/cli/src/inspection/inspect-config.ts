@@ -1,6 +1,6 @@
 import { type BackendPackage, type EnvironmentPackage, type SkillOptError } from '@skillopt/contract';
-import type { ResolvedConfig, ResolvedPackage } from '@skillopt/core';
-import { resolveConfigWithPackages, type RunConfigRequest } from '../run-setup/resolve-run-config.js';
+import { resolveConfigWithPackages, type ResolvedConfig, type ResolvedPackage } from '@skillopt/core';
+import { runConfigRequestOf, type CommandConfigFlags } from '../run-setup/command-config.js';
 
 /** A package the config names, and whether it was found. */
 export interface ConfigPackage {
@@ -27,8 +27,8 @@ export interface InspectedConfig extends ResolvedConfig {
  * anyway with the schemas of the packages that are installed, and each missing one is reported
  * with the `npm install` that fixes it instead of stopping the command.
  */
-export async function inspectConfig(request: RunConfigRequest): Promise<InspectedConfig> {
-  const { environmentPackage, backendPackages, problems, resolver: _resolver, ...resolved } = await resolveConfigWithPackages(request);
+export async function inspectConfig(flags: CommandConfigFlags): Promise<InspectedConfig> {
+  const { environmentPackage, backendPackages, problems, ...resolved } = await resolveConfigWithPackages(await runConfigRequestOf(flags));
   const packages: ConfigPackage[] = [
     ...(environmentPackage ? [describeResolved('env', resolved.config.env.name, environmentPackage)] : []),
     ...[...backendPackages].map(([name, found]) => describeResolved('backend', name, found)),

@@ -9,7 +9,7 @@ import {
   type TaskItem,
 } from '@skillopt/contract';
 import { abortable, sleep } from '@skillopt/backends-kit';
-import { createRolloutWorkDirectory, mapConcurrent } from '@skillopt/env-kit';
+import { mapConcurrent } from '@skillopt/env-kit';
 import type { RolloutCache, RolloutCacheKey } from '../rollout-cache/rollout-cache.js';
 import { skillHash as hashSkill } from '../skill-hash.js';
 import type {
@@ -19,6 +19,7 @@ import type {
   ItemRolledOutReport,
   ScoredItemEvaluation,
 } from './item-evaluation.js';
+import { createInProcessExecutor, type Executor } from './executor.js';
 import { checkRolloutResult, classifyRolloutError, type InfrastructureFailure } from './rollout-failure.js';
 import { summarizeScores, type ScoreSummary } from './score-summary.js';
 import { targetModelId as describeTargetModel } from './target-model-id.js';
@@ -46,6 +47,8 @@ export interface EvaluateSkillOptions {
   onItem?: (report: ItemRolledOutReport) => void;
   /** Parent of the per-attempt work directories (created if missing). */
   workDirectory: string;
+  /** Where the rollouts run; default: in this process, at most `concurrency` at once. */
+  executor?: Executor;
 }
 
 export interface SkillEvaluation {
@@ -96,6 +99,7 @@ function assertNonNegativeInteger(name: string, value: number): void {
  */
 export async function evaluateSkill(options: EvaluateSkillOptions): Promise<SkillEvaluation> {
   const { environment, skill, items, target, cache, concurrency, retries, signal, phase, onItem, workDirectory } = options;
+  const executor = options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: concurrency });
   const sampleIndex = options.sampleIndex ?? 0;
   const retryDelayMs = options.retryDelayMs ?? 0;
   assertNonNegativeInteger('sampleIndex', sampleIndex);
@@ -133,17 +137,8 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
     item: TaskItem,
     callSignal: AbortSignal,
   ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number }> => {
-    const rolloutDirectory = createRolloutWorkDirectory(workDirectory, item.id, sampleIndex);
     counters.rolloutsRun += 1;
-    const rollout = Promise.resolve().then(() =>
-      environment.rollout(item, { skill, target, signal: callSignal, workDirectory: () => rolloutDirectory.path(), sampleIndex }),
-    );
-    // The directory goes once the env's own work has settled, even when we stopped waiting for it
-    // on an abort, so an env that ignores its signal never writes into a removed directory.
-    void rollout.then(
-      () => rolloutDirectory.remove(),
-      () => rolloutDirectory.remove(),
-    ).catch(() => undefined);
+    const rollout = executor.runRollout({ environment, item, skill, target, sampleIndex, workDirectory, signal: callSignal });
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));
       if (result.status === 'errored') {

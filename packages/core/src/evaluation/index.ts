@@ -4,3 +4,4 @@ export * from './score-summary.js';
 export * from './target-model-id.js';
 export * from './rollout-failure.js';
 export * from './evaluate-skill.js';
+export * from './executor.js';

@@ -4,3 +4,4 @@ export * from './budget.js';
 export * from './ledger.js';
 export * from './metered-models.js';
 export * from './call-estimate.js';
+export * from './ledger-file.js';

@@ -16,8 +16,12 @@ export const ledgerEntrySchema = z.strictObject({
   latencyMs: z.number().nonnegative(),
   /** True when the result came from a cache and nothing was paid; `usage` is then what the original call used. */
   cacheHit: z.boolean(),
-  /** A failed call still counts towards call budgets: it was made and may have been billed. */
-  outcome: z.enum(['succeeded', 'failed']),
+  /**
+   * A failed call still counts towards call budgets: it was made and may have been billed. An
+   * `incomplete` call started in a session that was killed before it finished: the provider may
+   * have received and billed it, so it counts too, with its usage estimated from the prompt.
+   */
+  outcome: z.enum(['succeeded', 'failed', 'incomplete']),
   errorCode: z.string().optional(),
   /** The global training step the call belonged to, when known. */
   globalStep: z.int().nonnegative().optional(),

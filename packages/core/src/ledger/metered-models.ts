@@ -1,5 +1,6 @@
 import type { AgentRunRequest, AgentRunResult, AgentRunner, CallWarning, ChatModel, GenerateRequest, GenerateResult, ModelRole, Usage } from '@skillopt/contract';
-import { SkillOptError } from '@skillopt/contract';
+import { messageText, SkillOptError } from '@skillopt/contract';
+import { estimateTokens } from '@skillopt/backends-kit';
 import type { RunEventEmitter } from '../events/run-event-input.js';
 import type { LedgerEntry } from './ledger-entry.js';
 import type { Ledger } from './ledger.js';
@@ -19,9 +20,10 @@ export interface MeterOptions {
 }
 
 /**
- * A ChatModel that records every call in the ledger: usage, cost, latency, what the model could
- * not honour (its warnings), and failures (a failed call is recorded with the usage it reported,
- * or none, and rethrown unchanged).
+ * A ChatModel that records every call in the ledger: its start before the request leaves the
+ * process (so a kill at any instant leaves a line for it), then usage, cost, latency, what the
+ * model could not honour (its warnings), or the failure (with the usage it reported, or none; the
+ * error is rethrown unchanged).
  */
 export function meterChatModel(model: ChatModel, options: MeterOptions): ChatModel {
   return {
@@ -29,7 +31,10 @@ export function meterChatModel(model: ChatModel, options: MeterOptions): ChatMod
     provider: model.provider,
     modelId: model.modelId,
     ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
-    generate: (request: GenerateRequest): Promise<GenerateResult> => metered(model, request.purpose, options, () => model.generate(request)),
+    generate: (request: GenerateRequest): Promise<GenerateResult> =>
+      metered(model, request.purpose, estimateTokens(request.messages.map(messageText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '')), options, () =>
+        model.generate(request),
+      ),
   };
 }
 
@@ -40,38 +45,38 @@ export function meterAgentRunner(runner: AgentRunner, options: MeterOptions): Ag
     provider: runner.provider,
     modelId: runner.modelId,
     ...(runner.capabilities === undefined ? {} : { capabilities: runner.capabilities }),
-    run: (request: AgentRunRequest): Promise<AgentRunResult> => metered(runner, request.purpose, options, () => runner.run(request)),
+    run: (request: AgentRunRequest): Promise<AgentRunResult> =>
+      metered(runner, request.purpose, estimateTokens(`${request.skill}\n${request.prompt}`), options, () => runner.run(request)),
   };
 }
 
 async function metered<Result extends { usage: Usage; warnings?: CallWarning[] }>(
   model: { provider: string; modelId: string },
   purpose: string,
+  estimatedInputTokens: number,
   options: MeterOptions,
   call: () => Promise<Result>,
 ): Promise<Result> {
   const now = options.now ?? (() => performance.now());
   if (options.enforceBudget === true) options.ledger.assertWithinBudget([options.role, 'total']);
-  const base = { role: options.role, purpose, provider: model.provider, modelId: model.modelId };
-  const started = now();
+  const started = options.ledger.begin({
+    role: options.role,
+    purpose,
+    provider: model.provider,
+    modelId: model.modelId,
+    estimatedUsage: { inputTokens: estimatedInputTokens, outputTokens: 0, estimated: true },
+  });
+  // The start is on disk before the provider can receive anything.
+  await started.written;
+  const startedAt = now();
   let result: Result;
   try {
     result = await call();
   } catch (error) {
-    options.ledger.record({
-      ...base,
-      latencyMs: now() - started,
-      outcome: 'failed',
-      errorCode: SkillOptError.isInstance(error) ? error.code : 'unknown',
-    });
+    started.failed({ latencyMs: now() - startedAt, errorCode: SkillOptError.isInstance(error) ? error.code : 'unknown' });
     throw error;
   }
-  const entry = options.ledger.record({
-    ...base,
-    usage: result.usage,
-    latencyMs: now() - started,
-    ...(result.warnings === undefined ? {} : { warnings: result.warnings }),
-  });
+  const entry = started.succeeded({ usage: result.usage, latencyMs: now() - startedAt, ...(result.warnings === undefined ? {} : { warnings: result.warnings }) });
   options.onEvent?.(usageRecordedEvent(entry));
   return result;
 }

@@ -5,6 +5,8 @@ export interface UsageTotals {
   /** Calls actually made, failed ones included; cache hits are not calls. */
   calls: number;
   failedCalls: number;
+  /** Calls a killed session started and never saw finish; their usage is an estimate. */
+  incompleteCalls: number;
   /** Calls avoided because a cache had the result. */
   cacheHits: number;
   inputTokens: number;
@@ -34,6 +36,7 @@ export function emptyUsageTotals(): UsageTotals {
   return {
     calls: 0,
     failedCalls: 0,
+    incompleteCalls: 0,
     cacheHits: 0,
     inputTokens: 0,
     cachedInputTokens: 0,
@@ -54,6 +57,7 @@ export function addEntryToTotals(totals: UsageTotals, entry: LedgerEntry): void 
   }
   totals.calls++;
   if (entry.outcome === 'failed') totals.failedCalls++;
+  if (entry.outcome === 'incomplete') totals.incompleteCalls++;
   totals.inputTokens += entry.usage.inputTokens;
   totals.cachedInputTokens += entry.usage.cachedInputTokens ?? 0;
   totals.outputTokens += entry.usage.outputTokens;

@@ -1,12 +1,14 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { tolerantSchema } from '@skillopt/contract';
+import { z } from 'zod';
 import { skillHash } from '../skill-hash.js';
 import { readJsonFileIfExists } from './read-json-file.js';
 import { isFileNotFound, runFileError } from './run-file-error.js';
-import { RUN_FILES, resolveInRun } from './run-directory-layout.js';
+import { RUN_DIRECTORY_FORMAT, RUN_FILES, resolveInRun } from './run-directory-layout.js';
+import { readJsonLinesFile } from './json-lines-file.js';
 import { runtimeStateSchema, type RuntimeState, type SkillReference } from './runtime-state.js';
-import { historySchema, stepRecordSchema, type StepRecord } from './step-record.js';
+import { stepRecordSchema, type StepRecord } from './step-record.js';
 
 /** Everything a resumed run needs, read and checked. */
 export interface RunResumePoint {
@@ -36,8 +38,18 @@ export async function loadRunState(directory: string): Promise<RunResumePoint | 
   const runDirectory = path.resolve(directory);
   await requireDirectory(runDirectory);
   const statePath = path.join(runDirectory, RUN_FILES.runtimeState);
-  const state = await readJsonFileIfExists(statePath, tolerantSchema(runtimeStateSchema), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
-  if (state === undefined) return undefined;
+  const stored = await readJsonFileIfExists(statePath, z.unknown(), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
+  if (stored === undefined) return undefined;
+  const format = typeof stored === 'object' && stored !== null ? (stored as { formatVersion?: unknown }).formatVersion : undefined;
+  if (format !== RUN_DIRECTORY_FORMAT)
+    throw runFileError({
+      filePath: statePath,
+      problem: `is in run-directory format ${JSON.stringify(format)}, and this release resumes format ${RUN_DIRECTORY_FORMAT} only (format 1 is SkillOpt 0.1's, which rewrote its ledger and history at every step)`,
+      remedy: 'Inspect it with `skillopt runs show`, which reads both formats, and start a new run to continue training; nothing was changed.',
+    });
+  const parsed = tolerantSchema(runtimeStateSchema).safeParse(stored);
+  if (!parsed.success) throw runFileError({ filePath: statePath, problem: `does not have the expected shape:\n${z.prettifyError(parsed.error)}`, remedy: RESUME_REMEDY });
+  const state = parsed.data;
   const currentSkill = await readReferencedSkill(runDirectory, state.current, 'current');
   const bestSkill =
     state.best.skillPath === state.current.skillPath && state.best.skillHash === state.current.skillHash
@@ -72,20 +84,30 @@ export async function readReferencedSkill(runDirectory: string, reference: Skill
 }
 
 /**
- * history.json, limited to committed steps. history.json is derived data (each step record is also
- * in steps/step_NNNN/step_record.json), so when it is missing it is rebuilt from those files.
+ * The committed step records: the last line of history.jsonl for each step up to the last committed
+ * one (a step killed after its line and before its commit ran again and wrote a newer line). A
+ * torn last line is what a kill mid-write leaves; it is skipped.
  */
 async function readCommittedHistory(runDirectory: string, lastCompletedStep: number): Promise<StepRecord[]> {
   const historyPath = path.join(runDirectory, RUN_FILES.history);
-  const stored = await readJsonFileIfExists(historyPath, tolerantSchema(historySchema), {
-    description: 'the step history',
-    remedy: `Delete it: it is rebuilt from ${RUN_FILES.stepsDirectory}/step_NNNN/${RUN_FILES.stepRecord} on the next resume.`,
+  const content = await readJsonLinesFile<StepRecord>(historyPath, {
+    accept(value) {
+      const parsed = stepRecordReader.safeParse(value);
+      return parsed.success ? { ok: true, record: parsed.data } : { ok: false, reason: 'not a step record' };
+    },
   });
-  const records = stored ?? (await rebuildHistoryFromStepRecords(runDirectory));
-  return records.filter((record) => record.step <= lastCompletedStep).sort((a, b) => a.step - b.step);
+  if (content.malformedLines.length > 0)
+    throw runFileError({
+      filePath: historyPath,
+      problem: `has ${content.malformedLines.length} line(s) that are not step records (the first is line ${content.malformedLines[0]!.lineNumber})`,
+      remedy: `Delete it: it is rebuilt from ${RUN_FILES.stepsDirectory}/step_NNNN/${RUN_FILES.stepRecord} on the next resume. Nothing was changed.`,
+    });
+  // history.jsonl is derived data (each record is also the step's step_record.json): a deleted one is rebuilt.
+  const records = content.records.length > 0 || lastCompletedStep === 0 ? content.records : await readStepRecordFiles(runDirectory);
+  return lastRecordPerStep(records, lastCompletedStep);
 }
 
-async function rebuildHistoryFromStepRecords(runDirectory: string): Promise<StepRecord[]> {
+async function readStepRecordFiles(runDirectory: string): Promise<StepRecord[]> {
   const stepsDirectory = path.join(runDirectory, RUN_FILES.stepsDirectory);
   let names: string[];
   try {
@@ -96,13 +118,20 @@ async function rebuildHistoryFromStepRecords(runDirectory: string): Promise<Step
   }
   const records: StepRecord[] = [];
   for (const name of names.filter((entry) => /^step_\d+$/.test(entry)).sort()) {
-    const record = await readJsonFileIfExists(path.join(stepsDirectory, name, RUN_FILES.stepRecord), tolerantSchema(stepRecordSchema), {
-      description: 'a step record',
-    });
+    const record = await readJsonFileIfExists(path.join(stepsDirectory, name, RUN_FILES.stepRecord), stepRecordReader, { description: 'a step record' });
     if (record !== undefined) records.push(record);
   }
   return records;
 }
+
+/** Each step's last record, up to `lastCompletedStep`, in step order. */
+export function lastRecordPerStep(records: readonly StepRecord[], lastCompletedStep: number): StepRecord[] {
+  const byStep = new Map<number, StepRecord>();
+  for (const record of records) if (record.step <= lastCompletedStep) byStep.set(record.step, record);
+  return [...byStep.values()].sort((a, b) => a.step - b.step);
+}
+
+const stepRecordReader = tolerantSchema(stepRecordSchema);
 
 async function requireDirectory(directory: string): Promise<void> {
   let isDirectory: boolean;

@@ -8,16 +8,27 @@ import path from 'node:path';
 export const RUN_FILES = {
   config: 'config.json',
   runtimeState: 'runtime_state.json',
-  history: 'history.json',
+  history: 'history.jsonl',
   summary: 'summary.json',
   bestSkill: 'best_skill.md',
   events: 'events.jsonl',
-  ledger: 'ledger.json',
+  ledger: 'ledger.jsonl',
   skillsDirectory: 'skills',
   stepsDirectory: 'steps',
   rolloutsDirectory: 'rollouts',
   stepRecord: 'step_record.json',
 } as const;
+
+/**
+ * The format of a run directory, kept in runtime_state.json as `formatVersion`. Format 2 made
+ * every file that grows with the run append-only JSON lines (history.jsonl, ledger.jsonl with a
+ * line at the start and the end of each call); format 1 (SkillOpt 0.1) rewrote history.json and
+ * ledger.json whole at every step. Readers read both; only format 2 resumes.
+ */
+export const RUN_DIRECTORY_FORMAT = 2 as const;
+
+/** The files of format 1 that format 2 replaced, for readers of older run directories. */
+export const FORMAT_1_RUN_FILES = { history: 'history.json', ledger: 'ledger.json' } as const;
 
 /** The epoch-end stages that keep their own directory per epoch. */
 export const EPOCH_ARTIFACT_KINDS = ['slow_update', 'meta_skill'] as const;

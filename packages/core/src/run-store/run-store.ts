@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { z } from 'zod';
@@ -7,6 +7,7 @@ import { skillHash } from '../skill-hash.js';
 import { writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
 import { loadRunState, readReferencedSkill, type RunResumePoint } from './load-run-state.js';
 import { readJsonFileIfExists } from './read-json-file.js';
+import { createJsonLinesAppender } from './json-lines-file.js';
 import { isFileNotFound } from './run-file-error.js';
 import {
   RUN_FILES,
@@ -61,7 +62,7 @@ export interface RunStore {
   readEpochArtifact(kind: EpochArtifactKind, epoch: number, name: string): Promise<string | undefined>;
 
   /**
-   * Commits a finished step: its step_record.json, history.json and best_skill.md, then
+   * Commits a finished step: its step_record.json, a line of history.jsonl and best_skill.md, then
    * runtime_state.json last. `record.step` must equal `state.lastCompletedStep`. The skills the
    * state points to must already be written (writeSkill) and match their hashes.
    */
@@ -114,6 +115,9 @@ function initialiseRunStore(directory: string, resumePoint: RunResumePoint | und
   let state = resumePoint?.state;
   let history: StepRecord[] = resumePoint?.history ?? [];
   let bestSkillCopyHash = resumePoint?.state.best.skillHash;
+  // history.jsonl only grows: a step killed after its line and before runtime_state.json runs
+  // again and appends a newer line, and readers keep the last line of each committed step.
+  const historyFile = createJsonLinesAppender(resolveInRun(directory, RUN_FILES.history));
   // Commits are applied one at a time: two overlapping commits could otherwise interleave their files.
   let commitQueue: Promise<unknown> = Promise.resolve();
 
@@ -149,6 +153,7 @@ function initialiseRunStore(directory: string, resumePoint: RunResumePoint | und
       completedEpochEndStages: [],
       additional: {},
       baseline: null,
+      finished: false,
       ...input,
       formatVersion: RUNTIME_STATE_FORMAT_VERSION,
       runId,
@@ -235,7 +240,7 @@ function initialiseRunStore(directory: string, resumePoint: RunResumePoint | und
         // The commit protocol (docs/run-directory.md): everything else first, runtime_state.json last.
         await writeJsonAtomic(pathOf(`${stepDirectoryPath(next.lastCompletedStep)}/${RUN_FILES.stepRecord}`), parsedRecord.data);
         const nextHistory = [...history.filter((entry) => entry.step < parsedRecord.data.step), parsedRecord.data];
-        await writeJsonAtomic(pathOf(RUN_FILES.history), nextHistory);
+        await historyFile.append(parsedRecord.data);
         await writeBestSkillCopy(next, bestSkill);
         await writeJsonAtomic(pathOf(RUN_FILES.runtimeState), next);
         state = next;
@@ -295,14 +300,4 @@ function internalError(message: string): SkillOptError {
 function newRunId(directory: string): string {
   const base = path.basename(directory).replace(/[^A-Za-z0-9_.-]/g, '-') || 'run';
   return `${base}-${randomBytes(4).toString('hex')}`;
-}
-
-/** True when `directory` exists and holds a runtime_state.json. */
-export async function isRunDirectory(directory: string): Promise<boolean> {
-  try {
-    return (await stat(path.join(directory, RUN_FILES.runtimeState))).isFile();
-  } catch (error) {
-    if (isFileNotFound(error)) return false;
-    throw error;
-  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkedRelativePath } from './run-directory-layout.js';
+import { RUN_DIRECTORY_FORMAT, checkedRelativePath } from './run-directory-layout.js';
 
 /**
  * runtime_state.json: the resume pointer. It is the last file a commit writes, so whatever it
@@ -19,7 +19,7 @@ import { checkedRelativePath } from './run-directory-layout.js';
  *   with it (weak spot 16), and the baseline survives a resume.
  */
 
-export const RUNTIME_STATE_FORMAT_VERSION = 1 as const;
+export const RUNTIME_STATE_FORMAT_VERSION = RUN_DIRECTORY_FORMAT;
 
 const score = z.number().nullable();
 const relativePath = z.string().refine((value) => {
@@ -96,6 +96,8 @@ export const runtimeStateSchema = z.strictObject({
   completedEpochEndStages: z.array(epochEndMarkerSchema),
   /** Room for trainer state this format does not name yet; JSON only. */
   additional: z.record(z.string(), z.json()),
+  /** True once the run finished and wrote summary.json: resuming it then changes nothing. */
+  finished: z.boolean(),
   /** When the state was committed (informational; nothing depends on it). */
   committedAt: z.iso.datetime(),
 });
@@ -104,9 +106,9 @@ export type RuntimeState = z.infer<typeof runtimeStateSchema>;
 /** What a caller commits: the store fills in the format version, run id and commit time. */
 export type RuntimeStateInput = Omit<
   RuntimeState,
-  'formatVersion' | 'runId' | 'committedAt' | 'rejectedEditBuffer' | 'scheduler' | 'rng' | 'completedEpochEndStages' | 'additional' | 'baseline'
+  'formatVersion' | 'runId' | 'committedAt' | 'rejectedEditBuffer' | 'scheduler' | 'rng' | 'completedEpochEndStages' | 'additional' | 'baseline' | 'finished'
 > &
-  Partial<Pick<RuntimeState, 'rejectedEditBuffer' | 'scheduler' | 'rng' | 'completedEpochEndStages' | 'additional' | 'baseline'>>;
+  Partial<Pick<RuntimeState, 'rejectedEditBuffer' | 'scheduler' | 'rng' | 'completedEpochEndStages' | 'additional' | 'baseline' | 'finished'>>;
 
 /** Whether an epoch-end stage was committed as done. */
 export function isEpochEndStageCompleted(state: Pick<RuntimeState, 'completedEpochEndStages'>, epoch: number, stage: string): boolean {

@@ -1,7 +1,8 @@
-import type { Environment, RunEvent, SplitName, Target } from '@skillopt/contract';
+import type { Environment, RunEvent, SplitName, Target, TaskItem } from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill } from '../evaluation/evaluate-skill.js';
+import type { Executor } from '../evaluation/executor.js';
 import type { ItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { ScoreSummary } from '../evaluation/score-summary.js';
 import { createEventBus } from '../events/event-bus.js';
@@ -26,6 +27,10 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   priceTable?: PriceTable;
+  /** The split's items as run setup loaded them (prepareRun); absent: evaluate() loads it. */
+  items?: readonly TaskItem[];
+  /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
+  executor?: Executor;
 }
 
 export interface EvaluationReport {
@@ -58,13 +63,14 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
   const limit = split === 'test' ? config.evaluation.test_env_num : split === 'val' ? config.evaluation.sel_env_num : config.train.train_size;
   await environment.setup?.();
   try {
-    const items = firstItems(await environment.loadSplit(split), limit);
+    const items = firstItems(options.items ?? (await environment.loadSplit(split)), limit);
     const evaluation = await evaluateSkill({
       environment,
       skill: options.skill,
       items,
       target,
       cache,
+      ...(options.executor === undefined ? {} : { executor: options.executor }),
       concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
       retries: config.run.retries,
       signal: options.signal ?? new AbortController().signal,

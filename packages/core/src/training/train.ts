@@ -10,11 +10,16 @@ import type { Budgets } from '../ledger/budget.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
+import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
+import { readJsonFileIfExists } from '../run-store/read-json-file.js';
+import { RUN_FILES } from '../run-store/run-directory-layout.js';
+import { z } from 'zod';
 import { createRunStore, openRunStore, type RunStore } from '../run-store/run-store.js';
 import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.js';
 import { selectionScoresOf } from './candidate-gate.js';
 import { runEpochEnd } from './epoch-end.js';
+import type { LoadedSplits } from '../setup/prepare-run.js';
 import type { RunSummary } from './run-summary.js';
 import { fromRuntimeState, toRuntimeState, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
@@ -39,6 +44,10 @@ export interface TrainOptions {
   priceOverrides?: PriceTable;
   /** The command that resumes this run, named when it stops. Default `skillopt train --resume <dir>`. */
   resumeCommand?: string;
+  /** The env's splits as run setup loaded them (prepareRun); absent: train() loads them itself. */
+  splits?: LoadedSplits;
+  /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
+  executor?: Executor;
 }
 
 function budgetsFromConfig(config: SkillOptConfig): Budgets {
@@ -50,8 +59,10 @@ function budgetsFromConfig(config: SkillOptConfig): Budgets {
   return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer) };
 }
 
-async function loadSplits(environment: Environment, config: SkillOptConfig): Promise<TrainingSplits & { sizes: RunSummary['splitSizes'] }> {
-  const [train, val, test] = await Promise.all([environment.loadSplit('train'), environment.loadSplit('val'), environment.loadSplit('test')]);
+async function loadSplits(environment: Environment, config: SkillOptConfig, loaded: LoadedSplits | undefined): Promise<TrainingSplits & { sizes: RunSummary['splitSizes'] }> {
+  const [train, val, test] = loaded
+    ? [loaded.train, loaded.val, loaded.test]
+    : await Promise.all([environment.loadSplit('train'), environment.loadSplit('val'), environment.loadSplit('test')]);
   if (config.train.train_size > train.length)
     throw new SkillOptError({
       code: ERROR_CODES.configInvalid,
@@ -87,6 +98,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   checkTargetCapabilities(environment, givenTarget);
   const signal = options.signal ?? new AbortController().signal;
   const store: RunStore = options.resume ? await openRunStore(options.runDirectory) : await createRunStore(options.runDirectory);
+  // A finished run has nothing left to do: resuming it appends nothing and pays for nothing.
+  if (store.state?.finished === true) return readFinishedSummary(store);
   const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;
   const events = createEventBus({ runId: store.runId });
   const eventsFile = createEventsFileSink(store.pathOf('events.jsonl'));
@@ -98,7 +111,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     budgets: budgetsFromConfig(config),
     budgetMessages: { resumeCommand },
   };
-  const ledger: Ledger = options.resume ? await restoreLedger(store.pathOf('ledger.json'), ledgerOptions) : createLedger(ledgerOptions);
+  const ledgerFile = store.pathOf(RUN_FILES.ledger);
+  const ledger: Ledger = options.resume ? await restoreLedger(ledgerFile, ledgerOptions) : createLedger({ ...ledgerOptions, filePath: ledgerFile });
   const emit = events.emit;
   const target: Target =
     givenTarget.kind === 'chat'
@@ -109,7 +123,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
 
   await environment.setup?.();
   try {
-    const { sizes, ...splits } = await loadSplits(environment, config);
+    const { sizes, ...splits } = await loadSplits(environment, config, options.splits);
     const stepsPerEpoch = computeStepsPerEpoch(splits.train.length, config.train.batch_size, config.train.accumulation);
     const context: TrainingContext = {
       config,
@@ -120,6 +134,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       events,
       ledger,
       cache: createFileRolloutCache({ directory: store.pathOf('rollouts') }),
+      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: config.env.rollout_workers ?? config.run.rollout_concurrency }),
       signal,
       splits,
       stepsPerEpoch,
@@ -159,7 +174,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
         ledger.setGlobalStep(undefined);
         Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
         await store.commitStep({ record, state: toRuntimeState(state) });
-        await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+        await Promise.all([ledger.flush(), eventsFile.flush()]);
         emit({
           type: 'step-finished',
           epoch,
@@ -176,7 +191,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     }
     ledger.assertWithinBudget();
     const summary = await finishRun(context, state, sizes, targetModel, givenOptimizer);
-    await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+    await Promise.all([ledger.flush(), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });
     return summary;
@@ -185,7 +200,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     const message = SkillOptError.isInstance(error) || error instanceof Error ? error.message : String(error);
     try {
       emit({ type: 'run-stopped', reason, message, resumeCommand });
-      await Promise.all([ledger.save(store.pathOf('ledger.json')), eventsFile.flush()]);
+      await Promise.all([ledger.flush(), eventsFile.flush()]);
     } catch {
       // Reporting the stop must never hide why the run stopped.
     }
@@ -267,6 +282,7 @@ async function finishRun(
     bestSkillPath: store.pathOf('best_skill.md'),
   };
   await store.writeSummary(summary);
+  await store.commitRuntimeState({ ...toRuntimeState(state), finished: true });
   context.events.emit({
     type: 'run-finished',
     baselineScore: state.initial.scores.score ?? 0,
@@ -278,3 +294,15 @@ async function finishRun(
   });
   return summary;
 }
+
+async function readFinishedSummary(store: RunStore): Promise<RunSummary> {
+  const summary = await readJsonFileIfExists(store.pathOf(RUN_FILES.summary), z.unknown(), { description: 'the summary of the finished run' });
+  if (summary === undefined)
+    throw new SkillOptError({
+      code: ERROR_CODES.dataInvalid,
+      category: 'user',
+      message: `${store.directory} finished, but its ${RUN_FILES.summary} is missing; restore it from a backup (the run's results are in ${RUN_FILES.history} and ${RUN_FILES.bestSkill})`,
+    });
+  return summary as RunSummary;
+}
+

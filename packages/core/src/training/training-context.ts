@@ -2,6 +2,7 @@ import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@sk
 import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
+import type { Executor } from '../evaluation/executor.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -39,6 +40,8 @@ export interface TrainingContext {
   events: EventBus;
   ledger: Ledger;
   cache: RolloutCache;
+  /** Where the run's rollouts run; it bounds the rollouts in flight across every evaluation. */
+  executor: Executor;
   signal: AbortSignal;
   splits: TrainingSplits;
   stepsPerEpoch: number;
@@ -73,6 +76,7 @@ export async function evaluateInRun(
     target: context.target,
     sampleIndex,
     cache: context.cache,
+    executor: context.executor,
     concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
     retries: config.run.retries,
     signal: context.signal,

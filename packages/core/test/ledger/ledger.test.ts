@@ -125,22 +125,23 @@ describe('the ledger', () => {
     expect(() => createLedger({ budgets: { teacher: { maxCalls: 1 } } as never })).toThrow(/Unknown budget scope/);
   });
 
-  it('restores from ledger.json so totals and budgets continue, and a raised budget lets the run go on', async () => {
-    const file = path.join(directory, 'ledger.json');
-    const first = createLedger({ costCalculator, budgets: { optimizer: { maxCalls: 2 } } });
+  it('appends to ledger.jsonl as it goes, and restores from it so totals and budgets continue', async () => {
+    const file = path.join(directory, 'ledger.jsonl');
+    const first = createLedger({ costCalculator, budgets: { optimizer: { maxCalls: 2 } }, filePath: file });
     first.record(optimizerCall());
-    first.record(optimizerCall({ purpose: 'merge' }));
+    const merge = first.begin({ role: 'optimizer', purpose: 'merge', provider: 'acme', modelId: 'acme-large', estimatedUsage: { inputTokens: 10, outputTokens: 0 } });
+    await merge.written;
+    expect((await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).line)).toEqual(['call-recorded', 'call-started']);
+    merge.succeeded({ usage: { inputTokens: 1_000, outputTokens: 100 }, latencyMs: 30 });
     first.record(targetCall());
-    await first.save(file);
-    const saved = JSON.parse(await readFile(file, 'utf8'));
-    expect(saved.formatVersion).toBe(1);
-    expect(saved.entries).toHaveLength(3);
-    expect(saved.totals.byRole.optimizer.calls).toBe(2);
+    await first.flush();
+    expect((await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).line)).toEqual(['call-recorded', 'call-started', 'call-finished', 'call-recorded']);
 
     const resumedSameBudget = await restoreLedger(file, { costCalculator, budgets: { optimizer: { maxCalls: 2 } } });
     expect(() => resumedSameBudget.assertWithinBudget()).toThrow(/optimizer budget is spent/);
 
     const resumed = await restoreLedger(file, { costCalculator, budgets: { optimizer: { maxCalls: 4 } } });
+    expect(resumed.entries()).toEqual(first.entries());
     expect(resumed.totals()).toEqual(first.totals());
     expect(() => resumed.assertWithinBudget()).not.toThrow();
     expect(resumed.record(optimizerCall()).sequence).toBe(4);
@@ -148,11 +149,25 @@ describe('the ledger', () => {
     expect(resumed.budgetStatus().limits[0]).toMatchObject({ used: 3, remaining: 1 });
   });
 
-  it('starts empty without a ledger.json and gives a clear error for a corrupt one', async () => {
-    const file = path.join(directory, 'ledger.json');
+  it('counts a call a killed session started and never finished, at its estimated usage and price', async () => {
+    const file = path.join(directory, 'ledger.jsonl');
+    const killed = createLedger({ costCalculator, filePath: file });
+    await killed.begin({ role: 'optimizer', purpose: 'reflect', provider: 'acme', modelId: 'acme-large', estimatedUsage: { inputTokens: 500_000, outputTokens: 0 } }).written;
+    // The process dies here: no finish line. A torn line of a write cut off by the kill follows.
+    await writeFile(file, `${await readFile(file, 'utf8')}{"line":"call-fin`);
+    const resumed = await restoreLedger(file, { costCalculator, budgets: { optimizer: { maxCalls: 1 } } });
+    expect(resumed.entries()).toEqual([
+      expect.objectContaining({ sequence: 1, outcome: 'incomplete', purpose: 'reflect', usage: { inputTokens: 500_000, outputTokens: 0, estimated: true }, costUsd: 1 }),
+    ]);
+    expect(resumed.totals().overall).toMatchObject({ calls: 1, incompleteCalls: 1, estimatedUsageCalls: 1 });
+    expect(() => resumed.assertWithinBudget()).toThrow(/optimizer budget is spent/);
+  });
+
+  it('starts empty without a ledger.jsonl and gives a clear error for a damaged one', async () => {
+    const file = path.join(directory, 'ledger.jsonl');
     expect((await restoreLedger(file)).entries()).toEqual([]);
-    await writeFile(file, '{"formatVersion": 1, "entries": [{"sequence": "one"}]}');
-    await expect(restoreLedger(file)).rejects.toThrow(/ledger\.json does not have the expected shape[\s\S]*entries\[0\]/);
+    await writeFile(file, '{"line": "call-recorded", "sequence": "one"}\n');
+    await expect(restoreLedger(file)).rejects.toThrow(/ledger\.jsonl has 1 line\(s\) that are not ledger lines \(the first, line 1/);
   });
 
   it('keeps the ledger readable whatever usage a backend reports', () => {

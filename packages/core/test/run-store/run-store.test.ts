@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
@@ -82,21 +82,21 @@ describe('the run store', () => {
   it('writes the run directory layout with relative skill paths', async () => {
     const directory = path.join(root, 'run');
     await runWithOneStep(directory);
-    expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.json', 'runtime_state.json', 'skills', 'steps']);
+    expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.jsonl', 'runtime_state.json', 'skills', 'steps']);
     expect(await readdir(path.join(directory, 'skills'))).toEqual(['skill_v0000.md', 'skill_v0001.md']);
     expect((await readdir(path.join(directory, 'steps', 'step_0001'))).sort()).toEqual(['candidate_skill.md', 'patches', 'ranked_edits.json', 'step_record.json']);
     expect(await readFile(path.join(directory, 'best_skill.md'), 'utf8')).toBe(STEP_1_SKILL);
 
     const state = JSON.parse(await readFile(path.join(directory, 'runtime_state.json'), 'utf8'));
     expect(state).toMatchObject({
-      formatVersion: 1,
+      formatVersion: 2,
       runId: 'run-test',
       lastCompletedStep: 1,
       current: { skillPath: 'skills/skill_v0001.md', skillHash: skillHash(STEP_1_SKILL), score: 0.5 },
       best: { skillPath: 'skills/skill_v0001.md', step: 1 },
     });
     expect(JSON.stringify(state)).not.toContain(root);
-    expect(JSON.parse(await readFile(path.join(directory, 'history.json'), 'utf8'))).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
+    expect(await readFile(path.join(directory, 'history.jsonl'), 'utf8')).toBe(`${JSON.stringify({ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 })}\n`);
   });
 
   it('resumes a run directory that was moved elsewhere', async () => {
@@ -185,8 +185,7 @@ describe('the run store', () => {
       await store.writeStepArtifact(2, 'candidate_skill.md', step2Skill);
       await store.writeSkillVersion(2, step2Skill);
       await writeFile(path.join(directory, 'steps', 'step_0002', 'step_record.json'), JSON.stringify({ step: 2 }));
-      const history = JSON.parse(await readFile(path.join(directory, 'history.json'), 'utf8'));
-      await writeFile(path.join(directory, 'history.json'), JSON.stringify([...history, { step: 2, action: 'accept_new_best' }]));
+      await appendFile(path.join(directory, 'history.jsonl'), `${JSON.stringify({ step: 2, action: 'accept_new_best' })}\n`);
       await writeFile(path.join(directory, 'best_skill.md'), step2Skill);
 
       const resumed = await loadRunState(directory);
@@ -215,7 +214,7 @@ describe('the run store', () => {
       ]);
     });
 
-    it('writes runtime_state.json only after the step record, the history and best_skill.md', async () => {
+    it('writes runtime_state.json only after the step record, the history line and best_skill.md', async () => {
       const directory = path.join(root, 'order');
       const { store } = await runWithOneStep(directory);
       const step2 = await store.writeSkillVersion(2, `${STEP_1_SKILL}More.\n`);
@@ -227,6 +226,12 @@ describe('the run store', () => {
         written.push(path.basename(String(to)));
         return originalRename(from, to);
       });
+      // history.jsonl is appended to, not renamed onto: opening it marks when its line is written.
+      const originalOpen = fsPromises.open;
+      const openSpy = jest.spyOn(fsPromises, 'open').mockImplementation(async (file, ...rest) => {
+        if (path.basename(String(file)) === 'history.jsonl') written.push('history.jsonl');
+        return originalOpen(file, ...rest);
+      });
       try {
         await store.commitStep({
           record: { step: 2, action: 'accept_new_best' },
@@ -234,8 +239,9 @@ describe('the run store', () => {
         });
       } finally {
         renameSpy.mockRestore();
+        openSpy.mockRestore();
       }
-      expect(written).toEqual(['step_record.json', 'history.json', 'best_skill.md', 'runtime_state.json']);
+      expect(written).toEqual(['step_record.json', 'history.jsonl', 'best_skill.md', 'runtime_state.json']);
     });
 
     it('refuses a commit that points to a skill that was not written', async () => {
@@ -272,10 +278,10 @@ describe('the run store', () => {
     expect(await store.readEpochArtifact('meta_skill', 2, 'meta_skill_result.json')).toContain('write_meta_skill');
   });
 
-  it('rebuilds a missing history.json from the step records', async () => {
+  it('rebuilds a missing history.jsonl from the step records', async () => {
     const directory = path.join(root, 'no-history');
     await runWithOneStep(directory);
-    await rm(path.join(directory, 'history.json'));
+    await rm(path.join(directory, 'history.jsonl'));
     expect((await loadRunState(directory))?.history).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
   });
 

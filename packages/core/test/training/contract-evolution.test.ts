@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, type ChatModel, type RunEvent } from '@skillopt/contract';
-import { acceptBackend, acceptChatModel, checkTargetCapabilities, readEventsFile, train } from '../../src/index';
+import { acceptBackend, acceptChatModel, checkTargetCapabilities, readEventsFile, readLedgerFile, train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 
 const directories: string[] = [];
@@ -91,7 +91,7 @@ describe('warnings and tolerant reading in a run', () => {
       runDirectory: directory,
       onEvent: (event) => events.push(event),
     });
-    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8')) as { entries: Array<{ role: string; cacheHit: boolean; warnings?: unknown }> };
+    const ledger = await readLedgerFile(path.join(directory, 'ledger.jsonl'));
     const paidTargetCalls = ledger.entries.filter((entry) => entry.role === 'target' && !entry.cacheHit);
     expect(paidTargetCalls.length).toBeGreaterThan(0);
     expect(paidTargetCalls.every((entry) => JSON.stringify(entry.warnings) === JSON.stringify([warning]))).toBe(true);

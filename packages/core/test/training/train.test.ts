@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, type RunEvent } from '@skillopt/contract';
-import { train } from '../../src/index';
+import { readLedgerFile, summariseEntries, train } from '../../src/index';
 import {
   GOOD_RULE,
   HARMFUL_RULE,
@@ -21,6 +21,11 @@ function runDirectory(): string {
 afterAll(() => {
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 });
+
+/** The totals of the run's ledger.jsonl, as a reader computes them. */
+async function ledgerTotalsOf(directory: string) {
+  return summariseEntries((await readLedgerFile(path.join(directory, 'ledger.jsonl'))).entries);
+}
 
 function readBestSkill(directory: string): string {
   return readFileSync(path.join(directory, 'best_skill.md'), 'utf8');
@@ -55,15 +60,15 @@ describe('train', () => {
     expect(gates.map((event) => event.type === 'gate-decided' && event.accepted)).toEqual(expect.arrayContaining([true, false]));
     expect(events.at(-1)?.type).toBe('run-finished');
     // Every artifact of the run directory is there.
-    for (const file of ['config.json', 'runtime_state.json', 'history.json', 'summary.json', 'events.jsonl', 'ledger.json', 'skills/skill_v0000.md', 'steps/step_0001/step_record.json'])
+    for (const file of ['config.json', 'runtime_state.json', 'history.jsonl', 'summary.json', 'events.jsonl', 'ledger.jsonl', 'skills/skill_v0000.md', 'steps/step_0001/step_record.json'])
       expect(() => readFileSync(path.join(directory, file))).not.toThrow();
     // The rollouts' scratch space does not outlive the run.
     expect(() => readFileSync(path.join(directory, 'work'))).toThrow(/ENOENT/);
-    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
-    expect(ledger.totals.byRole.optimizer.calls).toBeGreaterThan(0);
-    expect(ledger.totals.byRole.target.calls).toBeGreaterThan(0);
+    const ledger = { totals: await ledgerTotalsOf(directory) };
+    expect(ledger.totals.byRole.optimizer?.calls).toBeGreaterThan(0);
+    expect(ledger.totals.byRole.target?.calls).toBeGreaterThan(0);
     // Rollouts served from the rollout cache are in the ledger as hits, at no cost.
-    expect(ledger.totals.byRole.target.cacheHits).toBe(summary.rollouts.cacheHits);
+    expect(ledger.totals.byRole.target?.cacheHits).toBe(summary.rollouts.cacheHits);
   });
 
   it('gives the same best skill for the same seed', async () => {
@@ -222,15 +227,15 @@ describe('train', () => {
 
   it('lets the optimizer decide the learning rate under lr_control_mode: autonomous', async () => {
     const { directory } = await uninterruptedRun(trainingConfig({ optimizer: { lr_control_mode: 'autonomous', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
-    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
-    expect(ledger.totals.byPurpose['lr-decide'].calls).toBeGreaterThan(0);
+    const ledger = { totals: await ledgerTotalsOf(directory) };
+    expect(ledger.totals.byPurpose['lr-decide']?.calls).toBeGreaterThan(0);
     expect(readBestSkill(directory)).toContain(GOOD_RULE);
   });
 
   it('goes straight from the rollouts to the rewrite in full_rewrite_minibatch mode', async () => {
     const { directory, summary } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'full_rewrite_minibatch', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
-    const ledger = JSON.parse(readFileSync(path.join(directory, 'ledger.json'), 'utf8'));
-    expect(ledger.totals.byPurpose.rewrite.calls).toBeGreaterThan(0);
+    const ledger = { totals: await ledgerTotalsOf(directory) };
+    expect(ledger.totals.byPurpose.rewrite?.calls).toBeGreaterThan(0);
     for (const purpose of ['reflect', 'merge', 'rank', 'lr-decide']) expect(ledger.totals.byPurpose[purpose]).toBeUndefined();
     // The optimizer double has no answer for rewrite prompts: each step's rewrite fails and is recorded.
     expect(summary.stageFailures.map((failure) => [failure.stage, failure.prompt])).toContainEqual(['rewrite', 'full-rewrite']);

@@ -4,8 +4,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { SkillOptCommand } from '../../base-command.js';
 import { formatScore } from '../../output/format.js';
 import { unifiedDiff } from '../../inspection/line-diff.js';
-import { readRunHistory, readRunOverview, requireRunDirectory } from '../../inspection/run-directory.js';
-import { readSkillTimeline, type GateSummary, type SkillVersion } from '../../inspection/skill-timeline.js';
+import { readRunHistory, readRunOverview, readSkillTimeline, requireRunDirectory, type GateSummary, type SkillVersion } from '@skillopt/core';
 import { writeLine } from '../../inspection/write-output.js';
 
 export default class RunsDiff extends SkillOptCommand {

@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { SkillOptCommand } from '../../base-command.js';
 import { formatScore, formatTable } from '../../output/format.js';
-import { findRunDirectories, readRunOverview, type RunOverview } from '../../inspection/run-directory.js';
+import { findRunDirectories, readRunOverview, type RunOverview } from '@skillopt/core';
 import { writeLine } from '../../inspection/write-output.js';
 
 const DEFAULT_FOLDER = 'outputs';

@@ -4,7 +4,7 @@ import type { StepRecord } from '@skillopt/core';
 import { SkillOptCommand } from '../../base-command.js';
 import { formatScore, formatTable } from '../../output/format.js';
 import { formatRunSummary } from '../../output/summary-table.js';
-import { readRunHistory, readRunOverview, requireRunDirectory, type RunOverview } from '../../inspection/run-directory.js';
+import { readRunHistory, readRunOverview, requireRunDirectory, type RunOverview } from '@skillopt/core';
 import { writeLine } from '../../inspection/write-output.js';
 
 export default class RunsShow extends SkillOptCommand {

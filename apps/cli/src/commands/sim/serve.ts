@@ -3,11 +3,11 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { createAnswerKey, createSimulatorServer, manifest as simManifest, type SimBackendConfig } from '@skillopt/backends-sim';
-import { ERROR_CODES, SkillOptError, type TaskItem } from '@skillopt/contract';
-import { backendSectionFor, environmentSectionFor } from '@skillopt/core';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { backendSectionFor, prepareRun } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
 import { formatTable } from '../../output/format.js';
-import { resolveRunConfig } from '../../run-setup/resolve-run-config.js';
+import { runConfigRequestOf } from '../../run-setup/command-config.js';
 
 const TARGET_MODEL_ID = 'sim-target';
 const OPTIMIZER_MODEL_ID = 'sim-optimizer';
@@ -51,13 +51,16 @@ export default class SimServe extends SkillOptCommand {
     const noise = flags.noise === undefined ? undefined : parseProbability(flags.noise, '--noise');
     // The server is the model, so the config's backends are not needed (a config that trains
     // against an HTTP backend must not require that backend installed to serve its tasks).
-    const resolved = await resolveRunConfig({
-      ...(flags.config ? { configFile: flags.config } : {}),
-      overrides: [...overridesOf(flags), 'model.target_backend=sim', 'model.optimizer_backend=sim'],
-      workingDirectory,
+    const run = await prepareRun({
+      ...(await runConfigRequestOf({
+        ...(flags.config ? { configFile: flags.config } : {}),
+        overrides: [...overridesOf(flags), 'model.target_backend=sim', 'model.optimizer_backend=sim'],
+        workingDirectory,
+      })),
+      needsOptimizer: false,
     });
-    for (const warning of resolved.warnings) this.warn(warning.message);
-    const { config, environmentPackage } = resolved;
+    for (const warning of run.warnings) this.warn(warning.message);
+    const { config, environment } = run;
     const sim = backendSectionFor(config, simManifest) as SimBackendConfig;
     const settings = {
       seed: flags.seed ?? sim.seed,
@@ -65,10 +68,8 @@ export default class SimServe extends SkillOptCommand {
       latencyMs: flags['latency-ms'] ?? sim.latency_ms,
     };
 
-    const environment = await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest));
-    const splits = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));
-    const [train, val, test] = splits as [TaskItem[], TaskItem[], TaskItem[]];
-    const items = splits.flat();
+    const { train, val, test } = run.splits;
+    const items = [...train, ...val, ...test];
     const answerKeySize = createAnswerKey(items).size;
     if (answerKeySize === 0)
       throw new SkillOptError({

@@ -1,8 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonFileIfExists, RUN_FILES, skillHash, skillVersionPath, type RuntimeState, type StepRecord } from '@skillopt/core';
 import { z } from 'zod';
-import { readStepArtifact } from './run-directory.js';
+import { readJsonFileIfExists } from '../run-store/read-json-file.js';
+import { RUN_FILES, skillVersionPath } from '../run-store/run-directory-layout.js';
+import type { RuntimeState } from '../run-store/runtime-state.js';
+import type { StepRecord } from '../run-store/step-record.js';
+import { skillHash } from '../skill-hash.js';
+import { readRunSkill, readStepArtifact } from './run-reader.js';
 
 /**
  * The versions a run's current skill went through, in order: the initial skill, each step whose
@@ -91,12 +94,8 @@ export async function readSkillTimeline(directory: string, history: readonly Ste
 }
 
 async function readVersion(directory: string, file: string): Promise<{ text: string; hash: string } | undefined> {
-  try {
-    const text = await readFile(path.join(directory, file), 'utf8');
-    return { text, hash: skillHash(text) };
-  } catch {
-    return undefined;
-  }
+  const text = await readRunSkill(directory, file);
+  return text === undefined ? undefined : { text, hash: skillHash(text) };
 }
 
 function gateSummaryOf(decision: Record<string, unknown>): GateSummary {

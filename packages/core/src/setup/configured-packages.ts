@@ -1,26 +1,18 @@
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, SkillOptError, type BackendPackage, type EnvironmentPackage } from '@skillopt/contract';
-import {
-  composeConfigSchema,
-  createPackageResolver,
-  resolveConfig,
-  type ConfigLayerInput,
-  type PackageResolver,
-  type ResolvedConfig,
-  type ResolvedPackage,
-  type SkillOptConfig,
-} from '@skillopt/core';
-import { discoverProjectConfig } from './project-config.js';
+import { composeConfigSchema } from '../config/compose-config-schema.js';
+import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { resolveConfig, type ConfigLayerInput, type ResolvedConfig } from '../config/resolve-config.js';
+import type { PackageResolver, ResolvedPackage } from '../resolution/package-resolver.js';
 
+/** What a run's configuration is made of, before the packages it names are loaded. */
 export interface RunConfigRequest {
-  /** `--config`; absent: the discovered project config alone. */
-  configFile?: string;
+  /** The config layers in order: the discovered project config, --config, or a resumed run's config. */
+  layers: readonly ConfigLayerInput[];
   /** `--set` and `--cfg-options` values, in order. */
   overrides: readonly string[];
   workingDirectory: string;
-  /** A config to start from instead of files (a resumed run's config.json). */
-  baseConfig?: { name: string; config: unknown; directory: string };
+  /** Finds env and backend packages by name (the CLI's looks beside the CLI's own install too). */
+  resolver: PackageResolver;
 }
 
 /** The env and backend packages a config names, as far as they could be loaded. */
@@ -33,31 +25,11 @@ export interface ConfiguredPackages {
 }
 
 export interface ResolvedRunConfig extends ResolvedConfig {
-  resolver: PackageResolver;
   environmentPackage: ResolvedPackage<EnvironmentPackage>;
   backendPackages: Map<string, ResolvedPackage<BackendPackage>>;
 }
 
 const PACKAGE_PROBLEM_CODES = new Set<string>([ERROR_CODES.packageNotFound, ERROR_CODES.specificationUnsupported, ERROR_CODES.packageInvalid]);
-
-/** The directory of the CLI's own installation: packages installed beside it are found too. */
-export function cliInstallDirectory(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-}
-
-/** The config layers of a request: a resumed run's config, or the discovered project config and --config. */
-async function configLayersOf(request: RunConfigRequest): Promise<ConfigLayerInput[]> {
-  if (request.baseConfig) return [request.baseConfig];
-  const layers: ConfigLayerInput[] = [];
-  const discovered = await discoverProjectConfig(request.workingDirectory);
-  if (discovered) layers.push(discovered);
-  if (request.configFile) layers.push({ file: path.resolve(request.workingDirectory, request.configFile) });
-  return layers;
-}
-
-function createCliPackageResolver(workingDirectory: string): PackageResolver {
-  return createPackageResolver({ workingDirectory, fallbackDirectories: [cliInstallDirectory()] });
-}
 
 /**
  * Loads the env and backend packages a config names. A missing or unusable package is recorded as
@@ -87,18 +59,18 @@ async function resolveConfiguredPackages(config: SkillOptConfig, resolver: Packa
  * The configuration in two passes: the first, with core's schema alone, only learns which env and
  * backends the config names; those packages are loaded, and the second pass validates everything
  * against the schema composed from core's keys and the loaded packages' own. Sections of packages
- * that could not be loaded pass through unvalidated (with a warning from core).
+ * that could not be loaded pass through unvalidated (with a warning). For inspecting a config
+ * (`config print`, `doctor`), where a missing package is reported rather than fatal.
  */
-export async function resolveConfigWithPackages(request: RunConfigRequest): Promise<ResolvedConfig & ConfiguredPackages & { resolver: PackageResolver }> {
-  const options = { layers: await configLayersOf(request), overrides: request.overrides, workingDirectory: request.workingDirectory };
+export async function resolveConfigWithPackages(request: RunConfigRequest): Promise<ResolvedConfig & ConfiguredPackages> {
+  const options = { layers: [...request.layers], overrides: request.overrides, workingDirectory: request.workingDirectory };
   const firstPass = await resolveConfig(options);
-  const resolver = createCliPackageResolver(request.workingDirectory);
-  const packages = await resolveConfiguredPackages(firstPass.config, resolver);
+  const packages = await resolveConfiguredPackages(firstPass.config, request.resolver);
   const schema = composeConfigSchema({
     ...(packages.environmentPackage ? { environment: packages.environmentPackage.module.manifest } : {}),
     backends: Object.fromEntries([...packages.backendPackages.values()].map((resolved) => [resolved.module.manifest.id, resolved.module.manifest])),
   });
-  return { ...(await resolveConfig({ ...options, schema })), ...packages, resolver };
+  return { ...(await resolveConfig({ ...options, schema })), ...packages };
 }
 
 /** The configuration of a run: as resolveConfigWithPackages, and every package it names must load. */

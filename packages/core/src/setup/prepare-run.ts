@@ -1,0 +1,112 @@
+import {
+  ERROR_CODES,
+  SkillOptError,
+  type Backend,
+  type ChatModel,
+  type Environment,
+  type ModelRole,
+  type PriceTable,
+  type SplitName,
+  type Target,
+  type TaskItem,
+} from '@skillopt/contract';
+import type { ConfigLayerInput } from '../config/resolve-config.js';
+import { backendSectionFor, environmentSectionFor } from '../config/package-sections.js';
+import { readRunConfig } from '../run-reader/run-reader.js';
+import { acceptBackend, acceptEnvironment } from '../resolution/specification-versions.js';
+import type { PackageResolver } from '../resolution/package-resolver.js';
+import { resolveRunConfig, type ResolvedRunConfig } from './configured-packages.js';
+
+/** Every split an env loaded, once, in its own order. */
+export type LoadedSplits = Readonly<Record<SplitName, readonly TaskItem[]>>;
+
+export interface PrepareRunOptions {
+  /** The config layers in order (the discovered project config, then --config); unused on resume. */
+  layers: readonly ConfigLayerInput[];
+  /** Resume the run in this directory: its config.json is the config (overrides still apply). */
+  resumeDirectory?: string;
+  /** `--set` and `--cfg-options` values, in order. */
+  overrides: readonly string[];
+  workingDirectory: string;
+  /** Finds env and backend packages by name. */
+  resolver: PackageResolver;
+  /** `skillopt eval` makes no optimizer call, so it needs no optimizer model. */
+  needsOptimizer: boolean;
+}
+
+/** A run ready to train or evaluate: its config, its packages and the parts made from them. */
+export interface PreparedRun extends ResolvedRunConfig {
+  environment: Environment;
+  target: Target;
+  optimizer: ChatModel | undefined;
+  /** The default prices the run's backend packages ship, each with its source and date. */
+  priceTable: PriceTable;
+  splits: LoadedSplits;
+  splitSizes: Record<SplitName, number>;
+}
+
+function modelFor(backend: Backend, backendName: string, role: ModelRole, modelId: string | undefined): ChatModel {
+  if (!backend.createChatModel)
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `the backend "${backendName}" has no chat models, so it cannot be the ${role}; choose another model.${role}_backend`,
+    });
+  return backend.createChatModel({ role, ...(modelId ? { modelId } : {}) });
+}
+
+/**
+ * Run setup, in one place for every entry point (the CLI's train and eval, `sim serve`, the
+ * benchmarks, Sleep): the config's layers resolved against the installed packages, the env and
+ * backends created from their own config sections (and their specification versions accepted),
+ * each split loaded once — train() and evaluate() take them as they are — and a simulator backend
+ * handed every item, its labelled knowledge.
+ */
+export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRun> {
+  const layers: readonly ConfigLayerInput[] = options.resumeDirectory
+    ? [{ name: `${options.resumeDirectory}/config.json`, config: await readRunConfig(options.resumeDirectory), directory: options.resumeDirectory }]
+    : options.layers;
+  const resolved = await resolveRunConfig({ layers, overrides: options.overrides, workingDirectory: options.workingDirectory, resolver: options.resolver });
+  const { config, environmentPackage } = resolved;
+  const environment = acceptEnvironment(
+    await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest)),
+    `the env of ${environmentPackage.packageName ?? environmentPackage.requestedName}`,
+  );
+  const backends = new Map<string, Backend>();
+  for (const [name, resolvedBackend] of resolved.backendPackages)
+    backends.set(
+      name,
+      acceptBackend(await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)), `the backend of ${resolvedBackend.packageName ?? name}`),
+    );
+
+  const [train, val, test] = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));
+  const splits: LoadedSplits = { train: train ?? [], val: val ?? [], test: test ?? [] };
+  const items: TaskItem[] = [...splits.train, ...splits.val, ...splits.test];
+  for (const backend of backends.values()) await backend.simulator?.receiveTaskItems(items);
+
+  const targetBackend = backends.get(config.model.target_backend) as Backend;
+  let target: Target;
+  if (environment.targetKinds.includes('chat') && targetBackend.createChatModel)
+    target = { kind: 'chat', model: modelFor(targetBackend, config.model.target_backend, 'target', config.model.target) };
+  else if (environment.targetKinds.includes('agent') && targetBackend.createAgentRunner)
+    target = { kind: 'agent', runner: targetBackend.createAgentRunner({ role: 'target', ...(config.model.target ? { modelId: config.model.target } : {}) }) };
+  else
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `the env "${environment.id}" drives ${environment.targetKinds.join(' or ')} targets, which the backend "${config.model.target_backend}" does not provide`,
+    });
+  const optimizer = options.needsOptimizer
+    ? modelFor(backends.get(config.model.optimizer_backend) as Backend, config.model.optimizer_backend, 'optimizer', config.model.optimizer)
+    : undefined;
+  const priceTable = [...resolved.backendPackages.values()].flatMap((resolvedBackend) => resolvedBackend.module.priceTable ?? []);
+  return {
+    ...resolved,
+    environment,
+    target,
+    optimizer,
+    priceTable,
+    splits,
+    splitSizes: { train: splits.train.length, val: splits.val.length, test: splits.test.length },
+  };
+}
