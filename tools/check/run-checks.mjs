@@ -94,6 +94,16 @@ if (existsSync(packCheckResults)) {
   failures.push(`pack-and-install: exited with ${packCheck.code} before reporting`);
 }
 
+// Changesets are checked against a base ref where one is known: CI's clean checkout has none.
+const baseRef = process.env.SKILLOPT_BASE_REF;
+if (baseRef) {
+  const changesets = await run('node', [path.join(workspaceRoot, 'tools', 'changesets', 'check-changesets.mjs'), baseRef]);
+  if (changesets.code === 0) passed += 1;
+  else failures.push(`changesets: a published package changed since ${baseRef} without a changeset (above)`);
+} else {
+  console.log('\nchangesets: skipped (no SKILLOPT_BASE_REF; the pre-push hook checks them against the upstream branch)');
+}
+
 if (failures.length) {
   console.log('\nFailures:');
   for (const failure of failures) console.log(`  - ${failure}`);

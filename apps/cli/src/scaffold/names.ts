@@ -1,7 +1,7 @@
 /**
  * The name of a scaffolded env: what `env.name` says in a config, the env's `id`, and the last part
  * of its package name `skillopt-env-<name>`, which is how `skillopt train` finds it by that short
- * name (DESIGN.md, "Resolution").
+ * name (docs/architecture.md, "Packages and the one rule of dependencies").
  */
 
 /** Lower-case letters and digits in dash-separated words: `demo-bench`, `trivia2`. */

@@ -55,7 +55,7 @@ export interface PackageResolver {
 const KIND_NAMES: Record<PackageKind, string> = { env: 'env', backend: 'backend' };
 
 /**
- * Resolves env and backend packages by name at run time (DESIGN.md, "Packages and the one rule of
+ * Resolves env and backend packages by name at run time (docs/architecture.md, "Packages and the one rule of
  * dependencies"): core never depends on an adapter; the CLI hands core this resolver.
  */
 export function createPackageResolver(options: PackageResolverOptions): PackageResolver {

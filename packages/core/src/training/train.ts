@@ -82,7 +82,7 @@ function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-sp
 }
 
 /**
- * Trains a skill: the whole loop of DESIGN.md over a resolved env, target and optimizer model,
+ * Trains a skill: the whole loop of docs/architecture.md over a resolved env, target and optimizer model,
  * with every artifact in `runDirectory`. Steps are committed atomically, so a run stopped at any
  * instant (abort, budget, error, kill) resumes with `resume: true` and loses no accepted skill;
  * rollouts already paid for come from the run's rollout cache.
