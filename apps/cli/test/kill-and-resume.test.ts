@@ -9,10 +9,12 @@ import { createEnvironment } from '@skillopt/env-searchqa';
 
 // A paid call the provider received is in the ledger, whenever the run is killed: the demo is
 // trained through the OpenAI backend and a loopback proxy in front of the simulated server; the
-// proxy counts the completions it receives, and on chosen ones it kills the training process with
-// SIGKILL before answering. Each time the run is resumed, until it finishes. Then the ledger's
-// paid calls (its entries that are not cache hits, incomplete ones included) must equal the
-// requests the proxy received: nothing a provider could bill is missing from the ledger.
+// proxy counts the completions it receives, and from a chosen one on it holds every request
+// unanswered and kills the training process with SIGKILL once no new request has come for a
+// moment (so no call is caught between its ledger line and its request: such a call would be an
+// incomplete entry the provider never saw, an over-count). Each time the run is resumed, until it
+// finishes. Then the ledger's paid calls (its entries that are not cache hits, incomplete ones
+// included) must equal the requests the proxy received: nothing a provider could bill is missing.
 const repositoryRoot = path.resolve(__dirname, '..', '..', '..');
 const cli = path.join(__dirname, '..', 'bin', 'run.js');
 
@@ -84,9 +86,11 @@ describe('a run killed with SIGKILL at any instant', () => {
     let sessions = 0;
     for (const [index, threshold] of killAt.entries()) {
       const session = train(index === 0 ? ['--config', 'configs/features/openai-via-sim.yaml', ...common, '--out', runDirectory] : ['--resume', runDirectory, ...common]);
+      let quiet: NodeJS.Timeout | undefined;
       proxy.onRequest = (count) => {
         if (count < threshold) return false;
-        session.kill();
+        clearTimeout(quiet);
+        quiet = setTimeout(session.kill, 400);
         return true;
       };
       expect(await session.exited).toBeNull(); // killed by the signal, not exited

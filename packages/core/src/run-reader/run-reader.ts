@@ -9,7 +9,7 @@ import { lastRecordPerStep } from '../run-store/load-run-state.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { readJsonLinesFile } from '../run-store/json-lines-file.js';
 import { FORMAT_1_RUN_FILES, RUN_FILES, checkedRelativePath, stepDirectoryPath } from '../run-store/run-directory-layout.js';
-import { runtimeStateSchema, type RuntimeState } from '../run-store/runtime-state.js';
+import { epochEndMarkerSchema, runtimeStateSchema, selectionScoresSchema, type BestSkillState, type EpochEndMarker, type SelectionScores, type SkillState } from '../run-store/runtime-state.js';
 import { stepRecordSchema, type StepRecord } from '../run-store/step-record.js';
 import type { RunSummary } from '../training/run-summary.js';
 
@@ -44,7 +44,7 @@ export interface RunOverview {
   /** For a stopped run: why, what the trainer said, and the command that resumes it. */
   stop: { reason: string; message: string; resumeCommand: string } | undefined;
   summary: RunSummary | undefined;
-  state: RuntimeState | undefined;
+  state: RunStateView | undefined;
   /** The run-directory format (runtime_state.json's formatVersion), when something was committed. */
   format: number | undefined;
   /** Lines of events.jsonl that are no readable event (a damaged line, a torn last line). */
@@ -56,12 +56,63 @@ export interface RunOverview {
 const summarySchema = z.looseObject({ runId: z.string() });
 const configSchema = z.looseObject({ env: z.looseObject({ name: z.string().optional() }).optional() });
 
-// Format 1 and format 2 differ in their formatVersion only, as far as a reader of the state is concerned.
-const runtimeStateReader = tolerantSchema(runtimeStateSchema.extend({ formatVersion: z.int().positive(), finished: z.boolean().optional() }));
+/**
+ * What a reader learns from runtime_state.json, the same for every format: format 2 keeps the
+ * trainer's part under `trainer`, format 1 kept its baseline and epoch-end markers beside the
+ * store's fields.
+ */
+export interface RunStateView {
+  formatVersion: number;
+  runId: string;
+  lastCompletedStep: number;
+  epoch: number;
+  stepInEpoch: number;
+  current: SkillState;
+  best: BestSkillState;
+  /** The initial skill's selection scores, when they were committed. */
+  baseline: SelectionScores | null;
+  completedEpochEndStages: EpochEndMarker[];
+  finished: boolean;
+}
+
+const storePart = runtimeStateSchema(z.unknown()).shape;
+const runtimeStateReader = tolerantSchema(
+  z.object({
+    formatVersion: z.int().positive(),
+    runId: storePart.runId,
+    lastCompletedStep: storePart.lastCompletedStep,
+    epoch: storePart.epoch,
+    stepInEpoch: storePart.stepInEpoch,
+    current: storePart.current,
+    best: storePart.best,
+    finished: z.boolean().optional(),
+    trainer: z.object({ initial: z.object({ scores: selectionScoresSchema }).optional(), completedEpochEndStages: z.array(epochEndMarkerSchema).optional() }).optional(),
+    baseline: selectionScoresSchema.nullable().optional(),
+    completedEpochEndStages: z.array(epochEndMarkerSchema).optional(),
+  }),
+);
+
+/** runtime_state.json of any format as a RunStateView, or undefined when nothing was committed. */
+export async function readRunState(directory: string): Promise<RunStateView | undefined> {
+  const stored = await readJsonFileIfExists(path.join(directory, RUN_FILES.runtimeState), runtimeStateReader, { description: 'the run’s resume pointer' });
+  if (stored === undefined) return undefined;
+  return {
+    formatVersion: stored.formatVersion,
+    runId: stored.runId,
+    lastCompletedStep: stored.lastCompletedStep,
+    epoch: stored.epoch,
+    stepInEpoch: stored.stepInEpoch,
+    current: stored.current,
+    best: stored.best,
+    baseline: stored.trainer?.initial?.scores ?? stored.baseline ?? null,
+    completedEpochEndStages: stored.trainer?.completedEpochEndStages ?? stored.completedEpochEndStages ?? [],
+    finished: stored.finished ?? false,
+  };
+}
 
 /** Everything `runs list` and `runs show` say about a run, from its files. */
 export async function readRunOverview(directory: string): Promise<RunOverview> {
-  const state = (await readJsonFileIfExists(path.join(directory, RUN_FILES.runtimeState), runtimeStateReader, { description: 'the run’s resume pointer' })) as RuntimeState | undefined;
+  const state = await readRunState(directory);
   const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), tolerantSchema(summarySchema), { description: 'the run summary' })) as RunSummary | undefined;
   const config = await readJsonFileIfExists(path.join(directory, RUN_FILES.config), tolerantSchema(configSchema), { description: 'the run configuration' });
   const events = await readRunEvents(directory);

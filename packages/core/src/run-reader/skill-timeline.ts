@@ -2,10 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { RUN_FILES, skillVersionPath } from '../run-store/run-directory-layout.js';
-import type { RuntimeState } from '../run-store/runtime-state.js';
 import type { StepRecord } from '../run-store/step-record.js';
 import { skillHash } from '../skill-hash.js';
-import { readRunSkill, readStepArtifact } from './run-reader.js';
+import { readRunSkill, readStepArtifact, type RunStateView } from './run-reader.js';
 
 /**
  * The versions a run's current skill went through, in order: the initial skill, each step whose
@@ -42,7 +41,7 @@ export interface GateSummary {
 const gateFileSchema = z.record(z.string(), z.unknown());
 
 /** The run's skill versions, oldest first. Versions whose file is missing are left out. */
-export async function readSkillTimeline(directory: string, history: readonly StepRecord[], state: RuntimeState): Promise<SkillVersion[]> {
+export async function readSkillTimeline(directory: string, history: readonly StepRecord[], state: RunStateView): Promise<SkillVersion[]> {
   const versions: SkillVersion[] = [];
   const initial = await readVersion(directory, skillVersionPath(0));
   if (initial !== undefined)

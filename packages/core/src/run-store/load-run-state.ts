@@ -11,10 +11,10 @@ import { runtimeStateSchema, type RuntimeState, type SkillReference } from './ru
 import { stepRecordSchema, type StepRecord } from './step-record.js';
 
 /** Everything a resumed run needs, read and checked. */
-export interface RunResumePoint {
+export interface RunResumePoint<Trainer> {
   /** The run directory, absolute. */
   directory: string;
-  state: RuntimeState;
+  state: RuntimeState<Trainer>;
   /** The text of state.current.skillPath, checked against state.current.skillHash. */
   currentSkill: string;
   /** The text of state.best.skillPath, checked against state.best.skillHash. */
@@ -34,7 +34,7 @@ const RESUME_REMEDY =
  * committed yet (no runtime_state.json: a fresh directory, or a run killed before its baseline),
  * and throws a clear `data-invalid` error naming the file for anything unusable. It only reads.
  */
-export async function loadRunState(directory: string): Promise<RunResumePoint | undefined> {
+export async function loadRunState<Trainer>(directory: string, trainerSchema: z.ZodType<Trainer>): Promise<RunResumePoint<Trainer> | undefined> {
   const runDirectory = path.resolve(directory);
   await requireDirectory(runDirectory);
   const statePath = path.join(runDirectory, RUN_FILES.runtimeState);
@@ -47,9 +47,9 @@ export async function loadRunState(directory: string): Promise<RunResumePoint | 
       problem: `is in run-directory format ${JSON.stringify(format)}, and this release resumes format ${RUN_DIRECTORY_FORMAT} only (format 1 is SkillOpt 0.1's, which rewrote its ledger and history at every step)`,
       remedy: 'Inspect it with `skillopt runs show`, which reads both formats, and start a new run to continue training; nothing was changed.',
     });
-  const parsed = tolerantSchema(runtimeStateSchema).safeParse(stored);
+  const parsed = tolerantSchema(runtimeStateSchema(trainerSchema)).safeParse(stored);
   if (!parsed.success) throw runFileError({ filePath: statePath, problem: `does not have the expected shape:\n${z.prettifyError(parsed.error)}`, remedy: RESUME_REMEDY });
-  const state = parsed.data;
+  const state = parsed.data as RuntimeState<Trainer>;
   const currentSkill = await readReferencedSkill(runDirectory, state.current, 'current');
   const bestSkill =
     state.best.skillPath === state.current.skillPath && state.best.skillHash === state.current.skillHash

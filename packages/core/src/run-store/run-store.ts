@@ -25,13 +25,13 @@ import { stepRecordSchema, type StepRecord } from './step-record.js';
 /** Artifact content: text and bytes are written as they are, anything else as 2-space JSON. */
 export type ArtifactData = string | Uint8Array | object | number | boolean | null;
 
-export interface RunStore {
+export interface RunStore<Trainer = unknown> {
   /** The run directory, absolute. */
   readonly directory: string;
   /** The run's id: the one committed in runtime_state.json, or a new one for a fresh run. */
   readonly runId: string;
   /** The last committed state, or undefined before the first commit. */
-  readonly state: RuntimeState | undefined;
+  readonly state: RuntimeState<Trainer> | undefined;
   /** The committed step records, in step order. */
   readonly history: readonly StepRecord[];
   /** The absolute path of a run-relative path (`steps/step_0001/rollout`), for callers that write files themselves. */
@@ -66,19 +66,21 @@ export interface RunStore {
    * runtime_state.json last. `record.step` must equal `state.lastCompletedStep`. The skills the
    * state points to must already be written (writeSkill) and match their hashes.
    */
-  commitStep(input: { record: StepRecord; state: RuntimeStateInput }): Promise<RuntimeState>;
+  commitStep(input: { record: StepRecord; state: RuntimeStateInput<Trainer> }): Promise<RuntimeState<Trainer>>;
   /**
    * Commits state that is not a step (the baseline, an epoch-end stage, the end of training):
    * best_skill.md, then runtime_state.json. lastCompletedStep must stay what it was (0 for the
    * first commit): steps advance only through commitStep, so every committed step has its record.
    */
-  commitRuntimeState(state: RuntimeStateInput): Promise<RuntimeState>;
+  commitRuntimeState(state: RuntimeStateInput<Trainer>): Promise<RuntimeState<Trainer>>;
 
   /** summary.json, with the same secret redaction as the config. */
   writeSummary(summary: object): Promise<void>;
 }
 
-export interface RunStoreOptions {
+export interface RunStoreOptions<Trainer> {
+  /** The schema of the trainer's part of runtime_state.json (its owner declares it). */
+  trainerSchema: z.ZodType<Trainer>;
   /** The id for a fresh run; a resumed run keeps the id in its runtime_state.json. */
   runId?: string;
 }
@@ -87,16 +89,16 @@ export interface RunStoreOptions {
  * Starts a new run in `directory` (created when missing). Refuses a directory that already holds
  * a committed run, so a typo in `--out` cannot overwrite one; resume those with openRunStore.
  */
-export async function createRunStore(directory: string, options: RunStoreOptions = {}): Promise<RunStore> {
+export async function createRunStore<Trainer>(directory: string, options: RunStoreOptions<Trainer>): Promise<RunStore<Trainer>> {
   const runDirectory = path.resolve(directory);
   await mkdir(runDirectory, { recursive: true });
-  const resumePoint = await loadRunState(runDirectory).catch((error: unknown) => {
+  const resumePoint = await loadRunState(runDirectory, options.trainerSchema).catch((error: unknown) => {
     // Any runtime_state.json at all, even a broken one, means a run lives here.
     if (SkillOptError.isInstance(error)) throw runExistsError(runDirectory, undefined);
     throw error;
   });
   if (resumePoint !== undefined) throw runExistsError(runDirectory, resumePoint.state.lastCompletedStep);
-  return initialiseRunStore(runDirectory, undefined, options.runId ?? newRunId(runDirectory));
+  return initialiseRunStore(runDirectory, undefined, options.runId ?? newRunId(runDirectory), options.trainerSchema);
 }
 
 /**
@@ -104,14 +106,15 @@ export async function createRunStore(directory: string, options: RunStoreOptions
  * loadRunState) and restores best_skill.md from the committed best skill if a kill left it out
  * of step. A directory without runtime_state.json opens as a fresh run.
  */
-export async function openRunStore(directory: string, options: RunStoreOptions = {}): Promise<RunStore> {
+export async function openRunStore<Trainer>(directory: string, options: RunStoreOptions<Trainer>): Promise<RunStore<Trainer>> {
   const runDirectory = path.resolve(directory);
-  const resumePoint = await loadRunState(runDirectory);
+  const resumePoint = await loadRunState(runDirectory, options.trainerSchema);
   if (resumePoint !== undefined) await restoreBestSkillCopy(resumePoint);
-  return initialiseRunStore(runDirectory, resumePoint, resumePoint?.state.runId ?? options.runId ?? newRunId(runDirectory));
+  return initialiseRunStore(runDirectory, resumePoint, resumePoint?.state.runId ?? options.runId ?? newRunId(runDirectory), options.trainerSchema);
 }
 
-function initialiseRunStore(directory: string, resumePoint: RunResumePoint | undefined, runId: string): RunStore {
+function initialiseRunStore<Trainer>(directory: string, resumePoint: RunResumePoint<Trainer> | undefined, runId: string, trainerSchema: z.ZodType<Trainer>): RunStore<Trainer> {
+  const stateSchema = runtimeStateSchema(trainerSchema);
   let state = resumePoint?.state;
   let history: StepRecord[] = resumePoint?.history ?? [];
   let bestSkillCopyHash = resumePoint?.state.best.skillHash;
@@ -145,32 +148,20 @@ function initialiseRunStore(directory: string, resumePoint: RunResumePoint | und
     return { skillPath: checked, skillHash: skillHash(text) };
   }
 
-  function completeState(input: RuntimeStateInput): RuntimeState {
-    const candidate = {
-      rejectedEditBuffer: [],
-      scheduler: null,
-      rng: null,
-      completedEpochEndStages: [],
-      additional: {},
-      baseline: null,
-      finished: false,
-      ...input,
-      formatVersion: RUNTIME_STATE_FORMAT_VERSION,
-      runId,
-      committedAt: new Date().toISOString(),
-    };
-    const parsed = runtimeStateSchema.safeParse(candidate);
+  function completeState(input: RuntimeStateInput<Trainer>): RuntimeState<Trainer> {
+    const candidate = { finished: false, ...input, formatVersion: RUNTIME_STATE_FORMAT_VERSION, runId, committedAt: new Date().toISOString() };
+    const parsed = stateSchema.safeParse(candidate);
     if (!parsed.success) throw internalError(`The runtime state to commit is invalid:\n${z.prettifyError(parsed.error)}`);
-    return parsed.data;
+    return parsed.data as RuntimeState<Trainer>;
   }
 
   /** Reads the skills a state points to, so a commit never refers to a missing or different file. */
-  async function checkSkillsOf(next: RuntimeState): Promise<string> {
+  async function checkSkillsOf(next: RuntimeState<Trainer>): Promise<string> {
     await readReferencedSkill(directory, next.current, 'current');
     return readReferencedSkill(directory, next.best, 'best');
   }
 
-  async function writeBestSkillCopy(next: RuntimeState, bestSkill: string): Promise<void> {
+  async function writeBestSkillCopy(next: RuntimeState<Trainer>, bestSkill: string): Promise<void> {
     if (bestSkillCopyHash === next.best.skillHash) return;
     await writeFileAtomic(pathOf(RUN_FILES.bestSkill), bestSkill);
     bestSkillCopyHash = next.best.skillHash;
@@ -272,7 +263,7 @@ function initialiseRunStore(directory: string, resumePoint: RunResumePoint | und
 }
 
 /** best_skill.md is a copy for people and deployment; the committed pointer is the truth. */
-async function restoreBestSkillCopy(resumePoint: RunResumePoint): Promise<void> {
+async function restoreBestSkillCopy(resumePoint: RunResumePoint<unknown>): Promise<void> {
   const copyPath = path.join(resumePoint.directory, RUN_FILES.bestSkill);
   let copy: string | undefined;
   try {

@@ -13,7 +13,7 @@ const EPOCH_CLOSED = 'epoch-closed';
 
 async function markDone(context: TrainingContext, state: TrainerState, epoch: number, stage: string): Promise<void> {
   state.completedEpochEndStages = withEpochEndStageCompleted(state, epoch, stage).completedEpochEndStages;
-  await context.store.commitRuntimeState(toRuntimeState(state));
+  await context.store.commitRuntimeState(toRuntimeState(state, context.counters));
 }
 
 /**

@@ -21,7 +21,7 @@ import { selectionScoresOf } from './candidate-gate.js';
 import { runEpochEnd } from './epoch-end.js';
 import type { LoadedSplits } from '../setup/prepare-run.js';
 import type { RunSummary } from './run-summary.js';
-import { fromRuntimeState, toRuntimeState, type TrainerState } from './trainer-state.js';
+import { fromRuntimeState, toRuntimeState, trainerSnapshotSchema, type TrainerSnapshot, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
 import { runTrainingStep } from './training-step.js';
 
@@ -97,7 +97,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const givenOptimizer = acceptChatModel(options.optimizer, 'the optimizer');
   checkTargetCapabilities(environment, givenTarget);
   const signal = options.signal ?? new AbortController().signal;
-  const store: RunStore = options.resume ? await openRunStore(options.runDirectory) : await createRunStore(options.runDirectory);
+  const storeOptions = { trainerSchema: trainerSnapshotSchema };
+  const store: RunStore<TrainerSnapshot> = options.resume ? await openRunStore(options.runDirectory, storeOptions) : await createRunStore(options.runDirectory, storeOptions);
   // A finished run has nothing left to do: resuming it appends nothing and pays for nothing.
   if (store.state?.finished === true) return readFinishedSummary(store);
   const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;
@@ -155,9 +156,12 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       resumed,
     });
 
-    const state = resumed ? await fromRuntimeState(store, store.state!) : await startFresh(context, options.initialSkill ?? (await environment.initialSkill()));
-    // From here on the counters live in the state, so every commit persists them.
-    context.counters = state.counters;
+    let state: TrainerState;
+    if (resumed) {
+      const restored = await fromRuntimeState(store, store.state!);
+      state = restored.state;
+      context.counters = restored.counters;
+    } else state = await startFresh(context, options.initialSkill ?? (await environment.initialSkill()));
     for (let epoch = 1; epoch <= config.train.num_epochs; epoch += 1) {
       const firstStepOfEpoch = (epoch - 1) * stepsPerEpoch + 1;
       if (state.lastCompletedStep < firstStepOfEpoch) emit({ type: 'epoch-started', epoch });
@@ -173,7 +177,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
         const record = await runTrainingStep(context, state, { epoch, step, globalStep });
         ledger.setGlobalStep(undefined);
         Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
-        await store.commitStep({ record, state: toRuntimeState(state) });
+        await store.commitStep({ record, state: toRuntimeState(state, context.counters) });
         await Promise.all([ledger.flush(), eventsFile.flush()]);
         emit({
           type: 'step-finished',
@@ -232,9 +236,8 @@ async function startFresh(context: TrainingContext, initialSkill: string): Promi
     acceptedCandidates: 0,
     rejectedCandidates: 0,
     epochEndBaseSkill: null,
-    counters: context.counters,
   };
-  await store.commitRuntimeState(toRuntimeState(state));
+  await store.commitRuntimeState(toRuntimeState(state, context.counters));
   return state;
 }
 
@@ -282,7 +285,7 @@ async function finishRun(
     bestSkillPath: store.pathOf('best_skill.md'),
   };
   await store.writeSummary(summary);
-  await store.commitRuntimeState({ ...toRuntimeState(state), finished: true });
+  await store.commitRuntimeState({ ...toRuntimeState(state, context.counters), finished: true });
   context.events.emit({
     type: 'run-finished',
     baselineScore: state.initial.scores.score ?? 0,
@@ -295,7 +298,7 @@ async function finishRun(
   return summary;
 }
 
-async function readFinishedSummary(store: RunStore): Promise<RunSummary> {
+async function readFinishedSummary(store: RunStore<TrainerSnapshot>): Promise<RunSummary> {
   const summary = await readJsonFileIfExists(store.pathOf(RUN_FILES.summary), z.unknown(), { description: 'the summary of the finished run' });
   if (summary === undefined)
     throw new SkillOptError({

@@ -3,7 +3,16 @@ import { ROLLOUT_PHASES } from '@skillopt/contract';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { RunStore } from '../run-store/run-store.js';
 import type { TrainingCounters } from './training-context.js';
-import { skillReferenceSchema, type RuntimeState, type RuntimeStateInput, type SelectionScores, type SkillReference } from '../run-store/runtime-state.js';
+import {
+  epochEndMarkerSchema,
+  selectionScoresSchema,
+  skillReferenceSchema,
+  type EpochEndMarker,
+  type RuntimeState,
+  type RuntimeStateInput,
+  type SelectionScores,
+  type SkillReference,
+} from '../run-store/runtime-state.js';
 
 /** A skill the run holds, with where it is stored and how it scored on the selection split. */
 export interface SkillStanding {
@@ -26,7 +35,7 @@ export interface TrainerState {
   metaSkill: string;
   /** The skill as it stood at the end of the last finished epoch, for the slow update's pairs. */
   previousEpochSkill: SkillReference | null;
-  completedEpochEndStages: RuntimeState['completedEpochEndStages'];
+  completedEpochEndStages: EpochEndMarker[];
   acceptedCandidates: number;
   rejectedCandidates: number;
   /**
@@ -34,11 +43,8 @@ export interface TrainerState {
    * replaces `current`, and a resumed meta skill must compare the same skills it would have.
    */
   epochEndBaseSkill: SkillReference | null;
-  /** The run's counters (exclusions, stage failures, rollouts, waves), kept across resumes. */
-  counters: TrainingCounters;
 }
 
-/** Trainer state runtime_state.json has no field of its own for. */
 const countersSchema = z.strictObject({
   rolloutsRun: z.int().nonnegative(),
   cacheHits: z.int().nonnegative(),
@@ -57,46 +63,50 @@ const countersSchema = z.strictObject({
   stageFailures: z.array(z.strictObject({ globalStep: z.int().positive().nullable(), stage: z.string(), prompt: z.string().optional(), reason: z.string() })),
 });
 
-const additionalStateSchema = z.strictObject({
-  initialSkill: skillReferenceSchema,
-  initialScores: z.strictObject({ score: z.number().nullable(), selectionHard: z.number().nullable(), selectionSoft: z.number().nullable() }),
+/**
+ * The trainer's part of runtime_state.json, in the trainer's own schema (the run store is generic
+ * over it): the initial skill and its baseline scores, the optimizer's memory (meta skill,
+ * rejected edits), the epoch-end bookkeeping, the gate's tallies and the run's counters.
+ */
+export const trainerSnapshotSchema = z.strictObject({
+  initial: z.strictObject({ ...skillReferenceSchema.shape, scores: selectionScoresSchema }),
   metaSkill: z.string(),
   previousEpochSkill: skillReferenceSchema.nullable(),
+  epochEndBaseSkill: skillReferenceSchema.nullable(),
+  completedEpochEndStages: z.array(epochEndMarkerSchema),
   acceptedCandidates: z.int().nonnegative(),
   rejectedCandidates: z.int().nonnegative(),
-  rejectedEditBufferSize: z.int().positive(),
-  epochEndBaseSkill: skillReferenceSchema.nullable(),
+  /** The rejected-edit buffer of the current epoch, as the optimizer serialises it. */
+  rejectedEdits: z.strictObject({ maxEntries: z.int().positive(), entries: z.array(z.json()) }),
   counters: countersSchema,
 });
+export type TrainerSnapshot = z.infer<typeof trainerSnapshotSchema>;
 
-export function toRuntimeState(state: TrainerState): RuntimeStateInput {
-  const additional: z.input<typeof additionalStateSchema> = {
-    initialSkill: state.initial.reference,
-    initialScores: state.initial.scores,
-    metaSkill: state.metaSkill,
-    previousEpochSkill: state.previousEpochSkill,
-    acceptedCandidates: state.acceptedCandidates,
-    rejectedCandidates: state.rejectedCandidates,
-    rejectedEditBufferSize: state.rejectedEdits.maxEntries,
-    epochEndBaseSkill: state.epochEndBaseSkill,
-    counters: state.counters,
-  };
+/** The commit of a trainer state and the run's counters (the counters live in the training context alone). */
+export function toRuntimeState(state: TrainerState, counters: TrainingCounters): RuntimeStateInput<TrainerSnapshot> {
   return {
     lastCompletedStep: state.lastCompletedStep,
     epoch: state.epoch,
     stepInEpoch: state.stepInEpoch,
     current: { ...state.current.reference, ...state.current.scores, origin: state.current.origin },
     best: { ...state.best.reference, ...state.best.scores, origin: state.best.origin, step: state.best.step },
-    baseline: state.initial.scores,
-    rejectedEditBuffer: state.rejectedEdits.toJSON().entries as RuntimeState['rejectedEditBuffer'],
-    completedEpochEndStages: state.completedEpochEndStages,
-    additional: additional as RuntimeState['additional'],
+    trainer: {
+      initial: { ...state.initial.reference, scores: state.initial.scores },
+      metaSkill: state.metaSkill,
+      previousEpochSkill: state.previousEpochSkill,
+      epochEndBaseSkill: state.epochEndBaseSkill,
+      completedEpochEndStages: state.completedEpochEndStages,
+      acceptedCandidates: state.acceptedCandidates,
+      rejectedCandidates: state.rejectedCandidates,
+      rejectedEdits: { maxEntries: state.rejectedEdits.maxEntries, entries: state.rejectedEdits.toJSON().entries as TrainerSnapshot['rejectedEdits']['entries'] },
+      counters: structuredClone(counters),
+    },
   };
 }
 
-/** The trainer state a committed runtime_state.json describes, with the skill texts read back. */
-export async function fromRuntimeState(store: RunStore, runtime: RuntimeState): Promise<TrainerState> {
-  const additional = additionalStateSchema.parse(runtime.additional);
+/** The trainer state and the counters a committed runtime_state.json describes, with the skill texts read back. */
+export async function fromRuntimeState(store: RunStore<TrainerSnapshot>, runtime: RuntimeState<TrainerSnapshot>): Promise<{ state: TrainerState; counters: TrainingCounters }> {
+  const { trainer } = runtime;
   const standing = async (reference: SkillReference, scores: SelectionScores, origin: string): Promise<SkillStanding> => ({
     text: await store.readSkill(reference.skillPath),
     reference: { skillPath: reference.skillPath, skillHash: reference.skillHash },
@@ -104,22 +114,22 @@ export async function fromRuntimeState(store: RunStore, runtime: RuntimeState): 
     origin,
   });
   const scoresOf = (side: SelectionScores): SelectionScores => ({ score: side.score, selectionHard: side.selectionHard, selectionSoft: side.selectionSoft });
-  return {
+  const state: TrainerState = {
     lastCompletedStep: runtime.lastCompletedStep,
     epoch: runtime.epoch,
     stepInEpoch: runtime.stepInEpoch,
-    initial: await standing(additional.initialSkill, additional.initialScores, 'initial-skill'),
+    initial: await standing(trainer.initial, scoresOf(trainer.initial.scores), 'initial-skill'),
     current: await standing(runtime.current, scoresOf(runtime.current), runtime.current.origin),
     best: { ...(await standing(runtime.best, scoresOf(runtime.best), runtime.best.origin)), step: runtime.best.step },
-    rejectedEdits: RejectedEditBuffer.fromJSON({ version: 1, maxEntries: additional.rejectedEditBufferSize, entries: runtime.rejectedEditBuffer }),
-    metaSkill: additional.metaSkill,
-    previousEpochSkill: additional.previousEpochSkill,
-    completedEpochEndStages: runtime.completedEpochEndStages,
-    acceptedCandidates: additional.acceptedCandidates,
-    rejectedCandidates: additional.rejectedCandidates,
-    epochEndBaseSkill: additional.epochEndBaseSkill,
-    counters: additional.counters,
+    rejectedEdits: RejectedEditBuffer.fromJSON({ version: 1, maxEntries: trainer.rejectedEdits.maxEntries, entries: trainer.rejectedEdits.entries }),
+    metaSkill: trainer.metaSkill,
+    previousEpochSkill: trainer.previousEpochSkill,
+    completedEpochEndStages: [...trainer.completedEpochEndStages],
+    acceptedCandidates: trainer.acceptedCandidates,
+    rejectedCandidates: trainer.rejectedCandidates,
+    epochEndBaseSkill: trainer.epochEndBaseSkill,
   };
+  return { state, counters: structuredClone(trainer.counters) };
 }
 
 /** Whether a freshly scored skill beats the best so far (an unscored one never does). */

@@ -8,6 +8,7 @@ import type { EventBus } from '../events/event-bus.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { RolloutCache } from '../rollout-cache/rollout-cache.js';
 import type { RunStore } from '../run-store/run-store.js';
+import type { TrainerSnapshot } from './trainer-state.js';
 
 /** The splits a run works on, after `train_size`, `sel_env_num` and `test_env_num` were applied. */
 export interface TrainingSplits {
@@ -36,7 +37,7 @@ export interface TrainingContext {
   target: Target;
   /** The optimizer model, metered. */
   optimizer: ChatModel;
-  store: RunStore;
+  store: RunStore<TrainerSnapshot>;
   events: EventBus;
   ledger: Ledger;
   cache: RolloutCache;
@@ -46,7 +47,7 @@ export interface TrainingContext {
   splits: TrainingSplits;
   stepsPerEpoch: number;
   totalSteps: number;
-  /** The trainer state's counters once a state exists (fresh or resumed): one object, persisted with it. */
+  /** The run's counters: kept here alone, and written into each commit (restored on resume). */
   counters: TrainingCounters;
   /** The command that resumes this run, for messages. */
   resumeCommand: string;

@@ -2,14 +2,13 @@ import { appendFile, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { z } from 'zod';
 import { skillHash } from '../../src/skill-hash';
 import {
   createRunStore,
-  isEpochEndStageCompleted,
   loadRunState,
   openRunStore,
   redactArtifactSecrets,
-  withEpochEndStageCompleted,
   type RunStore,
   type RuntimeStateInput,
   type SkillReference,
@@ -23,6 +22,11 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+/** A trainer's own part of the state, as the store sees it: whatever schema its owner declares. */
+const trainerSchema = z.strictObject({ rejectedEdits: z.array(z.json()), note: z.string() });
+type TestTrainerState = z.infer<typeof trainerSchema>;
+const storeOptions = { trainerSchema };
+
 const INITIAL_SKILL = '# Skill\n\nAnswer briefly.\n';
 const STEP_1_SKILL = '# Skill\n\nAnswer briefly.\nGive units.\n';
 
@@ -33,27 +37,24 @@ function stateFor(options: {
   best: SkillReference;
   bestScore: number | null;
   bestStep: number;
-  extra?: Partial<RuntimeStateInput>;
-}): RuntimeStateInput {
+  trainer?: TestTrainerState;
+}): RuntimeStateInput<TestTrainerState> {
   return {
     lastCompletedStep: options.step,
     epoch: options.step === 0 ? 0 : 1,
     stepInEpoch: options.step,
     current: { ...options.current, origin: options.step === 0 ? 'initial-skill' : `step_000${options.step}`, score: options.currentScore, selectionHard: options.currentScore, selectionSoft: null },
     best: { ...options.best, origin: options.bestStep === 0 ? 'initial-skill' : `step_000${options.bestStep}`, score: options.bestScore, selectionHard: options.bestScore, selectionSoft: null, step: options.bestStep },
-    ...options.extra,
+    trainer: options.trainer ?? { rejectedEdits: [], note: 'fresh' },
   };
 }
 
 /** A run with a committed baseline (score 0) and a committed, accepted step 1 (score 0.5). */
-async function runWithOneStep(directory: string): Promise<{ store: RunStore; initial: SkillReference; step1: SkillReference }> {
-  const store = await createRunStore(directory, { runId: 'run-test' });
+async function runWithOneStep(directory: string): Promise<{ store: RunStore<TestTrainerState>; initial: SkillReference; step1: SkillReference }> {
+  const store = await createRunStore(directory, { ...storeOptions, runId: 'run-test' });
   await store.writeConfig({ train: { num_epochs: 2 } });
   const initial = await store.writeSkillVersion(0, INITIAL_SKILL);
-  await store.commitRuntimeState({
-    ...stateFor({ step: 0, current: initial, currentScore: 0, best: initial, bestScore: 0, bestStep: 0 }),
-    baseline: { score: 0, selectionHard: 0, selectionSoft: 0.25 },
-  });
+  await store.commitRuntimeState(stateFor({ step: 0, current: initial, currentScore: 0, best: initial, bestScore: 0, bestStep: 0 }));
   await store.writeStepArtifact(1, 'ranked_edits.json', { reasoning: 'r', edits: [{ op: 'append', content: 'Give units.' }] });
   await store.writeStepArtifact(1, 'candidate_skill.md', STEP_1_SKILL);
   await store.writeStepArtifact(1, 'patches/minibatch_fail_000.json', { edits: [] });
@@ -67,12 +68,7 @@ async function runWithOneStep(directory: string): Promise<{ store: RunStore; ini
       best: step1,
       bestScore: 0.5,
       bestStep: 1,
-      extra: {
-        baseline: { score: 0, selectionHard: 0, selectionSoft: 0.25 },
-        rejectedEditBuffer: [{ op: 'delete', target: 'x', reason: 'regressed' }],
-        scheduler: { step: 1 },
-        rng: { seed: 42, draws: 7 },
-      },
+      trainer: { rejectedEdits: [{ op: 'delete', target: 'x', reason: 'regressed' }], note: 'after step 1' },
     }),
   });
   return { store, initial, step1 };
@@ -106,36 +102,33 @@ describe('the run store', () => {
     await mkdir(path.dirname(moved), { recursive: true });
     await rename(original, moved);
 
-    const resumed = await loadRunState(moved);
+    const resumed = await loadRunState(moved, trainerSchema);
     expect(resumed?.directory).toBe(moved);
     expect(resumed?.currentSkill).toBe(STEP_1_SKILL);
     expect(resumed?.bestSkill).toBe(STEP_1_SKILL);
-    expect(resumed?.state.rejectedEditBuffer).toEqual([{ op: 'delete', target: 'x', reason: 'regressed' }]);
-    expect(resumed?.state.scheduler).toEqual({ step: 1 });
-    expect(resumed?.state.rng).toEqual({ seed: 42, draws: 7 });
+    expect(resumed?.state.trainer).toEqual({ rejectedEdits: [{ op: 'delete', target: 'x', reason: 'regressed' }], note: 'after step 1' });
     expect(resumed?.history.map((record) => record.step)).toEqual([1]);
 
-    const store = await openRunStore(moved);
+    const store = await openRunStore(moved, storeOptions);
     expect(store.runId).toBe('run-test');
     expect(store.state?.lastCompletedStep).toBe(1);
   });
 
   it('keeps a score of 0 as 0 and an unevaluated score as null', async () => {
     const directory = path.join(root, 'zero');
-    const store = await createRunStore(directory);
+    const store = await createRunStore(directory, storeOptions);
     const initial = await store.writeSkillVersion(0, INITIAL_SKILL);
     await store.commitRuntimeState(stateFor({ step: 0, current: initial, currentScore: 0, best: initial, bestScore: null, bestStep: 0 }));
-    const resumed = await loadRunState(directory);
+    const resumed = await loadRunState(directory, trainerSchema);
     expect(resumed?.state.current.score).toBe(0);
     expect(resumed?.state.best.score).toBeNull();
-    expect(resumed?.state.baseline).toBeNull();
   });
 
   it('gives a clear error for a runtime_state.json that is not JSON', async () => {
     const directory = path.join(root, 'corrupt');
     await runWithOneStep(directory);
     await writeFile(path.join(directory, 'runtime_state.json'), '{"lastCompletedStep": 1, "current": ');
-    const failure = await loadRunState(directory).catch((error: unknown) => error);
+    const failure = await loadRunState(directory, trainerSchema).catch((error: unknown) => error);
     expect(SkillOptError.isInstance(failure)).toBe(true);
     const error = failure as SkillOptError;
     expect(error.code).toBe(ERROR_CODES.dataInvalid);
@@ -152,26 +145,26 @@ describe('the run store', () => {
     state.current.score = 'high';
     delete state.lastCompletedStep;
     await writeFile(path.join(directory, 'runtime_state.json'), JSON.stringify(state));
-    await expect(loadRunState(directory)).rejects.toThrow(/does not have the expected shape[\s\S]*lastCompletedStep[\s\S]*current\.score/);
+    await expect(loadRunState(directory, trainerSchema)).rejects.toThrow(/does not have the expected shape[\s\S]*lastCompletedStep[\s\S]*current\.score/);
   });
 
   it('detects a committed skill file that was changed afterwards', async () => {
     const directory = path.join(root, 'tampered');
     await runWithOneStep(directory);
     await writeFile(path.join(directory, 'skills', 'skill_v0001.md'), 'something else\n');
-    await expect(loadRunState(directory)).rejects.toThrow(/skill_v0001\.md was changed after it was committed as the current skill/);
+    await expect(loadRunState(directory, trainerSchema)).rejects.toThrow(/skill_v0001\.md was changed after it was committed as the current skill/);
   });
 
   it('reports a missing run directory and returns nothing for a directory without a commit', async () => {
-    await expect(loadRunState(path.join(root, 'missing'))).rejects.toThrow(/does not exist/);
+    await expect(loadRunState(path.join(root, 'missing'), trainerSchema)).rejects.toThrow(/does not exist/);
     await mkdir(path.join(root, 'empty'));
-    await expect(loadRunState(path.join(root, 'empty'))).resolves.toBeUndefined();
+    await expect(loadRunState(path.join(root, 'empty'), trainerSchema)).resolves.toBeUndefined();
   });
 
   it('refuses to create a run where one is committed', async () => {
     const directory = path.join(root, 'taken');
     await runWithOneStep(directory);
-    const failure = await createRunStore(directory).catch((error: unknown) => error);
+    const failure = await createRunStore(directory, storeOptions).catch((error: unknown) => error);
     expect(SkillOptError.isInstance(failure) && failure.message).toMatch(/already holds a run \(last completed step 1\)[\s\S]*skillopt train --resume/);
   });
 
@@ -181,21 +174,21 @@ describe('the run store', () => {
       const { step1 } = await runWithOneStep(directory);
       // Everything step 2 writes before its commit point, as a kill just before runtime_state.json leaves it.
       const step2Skill = `${STEP_1_SKILL}Check the date.\n`;
-      const store = await openRunStore(directory);
+      const store = await openRunStore(directory, storeOptions);
       await store.writeStepArtifact(2, 'candidate_skill.md', step2Skill);
       await store.writeSkillVersion(2, step2Skill);
       await writeFile(path.join(directory, 'steps', 'step_0002', 'step_record.json'), JSON.stringify({ step: 2 }));
       await appendFile(path.join(directory, 'history.jsonl'), `${JSON.stringify({ step: 2, action: 'accept_new_best' })}\n`);
       await writeFile(path.join(directory, 'best_skill.md'), step2Skill);
 
-      const resumed = await loadRunState(directory);
+      const resumed = await loadRunState(directory, trainerSchema);
       expect(resumed?.state.lastCompletedStep).toBe(1);
       expect(resumed?.currentSkill).toBe(STEP_1_SKILL);
       expect(resumed?.bestSkill).toBe(STEP_1_SKILL);
       expect(resumed?.history.map((record) => record.step)).toEqual([1]);
 
       // Opening restores the best_skill.md copy and clears the abandoned attempt when asked.
-      const reopened = await openRunStore(directory);
+      const reopened = await openRunStore(directory, storeOptions);
       expect(await readFile(path.join(directory, 'best_skill.md'), 'utf8')).toBe(STEP_1_SKILL);
       await reopened.clearUncommittedStep(2);
       expect(await reopened.readStepArtifact(2, 'candidate_skill.md')).toBeUndefined();
@@ -208,7 +201,7 @@ describe('the run store', () => {
         state: stateFor({ step: 2, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 }),
       });
       expect(redone.skillPath).toBe('skills/skill_v0002.md');
-      expect((await loadRunState(directory))?.history.map((record) => [record.step, record.action])).toEqual([
+      expect((await loadRunState(directory, trainerSchema))?.history.map((record) => [record.step, record.action])).toEqual([
         [1, 'accept_new_best'],
         [2, 'reject'],
       ]);
@@ -251,7 +244,7 @@ describe('the run store', () => {
       await expect(
         store.commitStep({ record: { step: 2 }, state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }) }),
       ).rejects.toThrow(/skill_v0002\.md, which does not exist/);
-      expect((await loadRunState(directory))?.state.lastCompletedStep).toBe(1);
+      expect((await loadRunState(directory, trainerSchema))?.state.lastCompletedStep).toBe(1);
     });
 
     it('refuses out-of-order and mismatched step commits', async () => {
@@ -264,25 +257,22 @@ describe('the run store', () => {
     });
   });
 
-  it('records epoch-end stages so a resume skips them', async () => {
-    const directory = path.join(root, 'epoch-end');
+  it("keeps the trainer's part as its owner's schema declares it, and refuses one that does not fit", async () => {
+    const directory = path.join(root, 'trainer-part');
     const { store, step1 } = await runWithOneStep(directory);
-    await store.writeEpochArtifact('slow_update', 2, 'slow_result.json', { action: 'force_accept' });
-    await store.writeEpochArtifact('meta_skill', 2, 'meta_skill_result.json', { action: 'write_meta_skill' });
     const base = stateFor({ step: 1, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 });
-    await store.commitRuntimeState(withEpochEndStageCompleted({ ...base, completedEpochEndStages: [] }, 2, 'slow-update'));
-    const resumed = await loadRunState(directory);
-    expect(resumed && isEpochEndStageCompleted(resumed.state, 2, 'slow-update')).toBe(true);
-    expect(resumed && isEpochEndStageCompleted(resumed.state, 2, 'meta-skill')).toBe(false);
-    expect(await readFile(path.join(directory, 'slow_update', 'epoch_02', 'slow_result.json'), 'utf8')).toContain('force_accept');
-    expect(await store.readEpochArtifact('meta_skill', 2, 'meta_skill_result.json')).toContain('write_meta_skill');
+    await store.commitRuntimeState({ ...base, trainer: { rejectedEdits: [], note: 'after the epoch end' } });
+    expect((await loadRunState(directory, trainerSchema))?.state.trainer.note).toBe('after the epoch end');
+    await expect(store.commitRuntimeState({ ...base, trainer: { rejectedEdits: [], note: 5 } as never })).rejects.toThrow(/runtime state to commit is invalid[\s\S]*trainer\.note/);
+    // A trainer part of another shape on disk is a clear error at resume, not a crash later.
+    await expect(loadRunState(directory, z.strictObject({ counters: z.int() }))).rejects.toThrow(/does not have the expected shape[\s\S]*trainer/);
   });
 
   it('rebuilds a missing history.jsonl from the step records', async () => {
     const directory = path.join(root, 'no-history');
     await runWithOneStep(directory);
     await rm(path.join(directory, 'history.jsonl'));
-    expect((await loadRunState(directory))?.history).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
+    expect((await loadRunState(directory, trainerSchema))?.history).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
   });
 
   it('refuses artifact names that leave their directory', async () => {
@@ -293,7 +283,7 @@ describe('the run store', () => {
 
   it('never writes secrets into config.json or summary.json', async () => {
     const directory = path.join(root, 'secrets');
-    const store = await createRunStore(directory);
+    const store = await createRunStore(directory, storeOptions);
     process.env.SKILLOPT_TEST_API_KEY = 'sk-test-0123456789abcdef';
     try {
       await store.writeConfig({ backends: { openai: { api_key: 'sk-...cdef', base_url: 'https://x.test?key=sk-test-0123456789abcdef' } }, train: { max_tokens: 100 } });
