@@ -13,7 +13,7 @@ import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabiliti
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { createRunStore, openRunStore, type RunStore } from '../run-store/run-store.js';
 import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.js';
-import { selectionScoresOf } from './candidate-gate.js';
+import { selectionScoresOf } from './run-gate.js';
 import { runEpochEnd } from './epoch-end.js';
 import type { RunSummary } from './run-summary.js';
 import { fromRuntimeState, toRuntimeState, type TrainerState } from './trainer-state.js';

@@ -15,7 +15,7 @@ import {
 import type { StepRecord } from '../run-store/step-record.js';
 import { skillHash } from '../skill-hash.js';
 import { stepBatches } from './batch-plan.js';
-import { gateCandidate } from './candidate-gate.js';
+import { runGate } from './run-gate.js';
 import { beatsBest, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, recordStageFailure, type TrainingContext } from './training-context.js';
 import { aggregationWaves } from './wave-count.js';
@@ -192,7 +192,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   if (candidateHash === state.current.reference.skillHash)
     return finish('unchanged', { reason: 'no selected edit changed the skill', editReports: update.value.reports ?? [] });
 
-  const { decision, candidateScores } = await gateCandidate(context, state.current.text, candidate, position);
+  const { decision, candidateScores } = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'step' });
   await store.writeStepArtifact(globalStep, 'gate_decision.json', decision);
   const gate = {
     strategy: decision.strategy,
