@@ -1,6 +1,6 @@
 import { EMPTY_USAGE, type ScoredRollout, type TaskItem, type Usage } from '@skillopt/contract';
 import { proposeCandidate, scheduledLearningRate, type CandidateProposal, type CandidateProposalProgress, type LearningRateScheduleSettings, type ProposedCandidate } from '@skillopt/optimizer';
-import type { StepRecord } from '../run-store/step-record.js';
+import type { StepGate, StepRecord } from '../run-store/step-record.js';
 import { skillHash } from '../skill-hash.js';
 import { stepBatches } from './batch-plan.js';
 import { proposalSettingsFromConfig } from './proposal-configuration.js';
@@ -13,9 +13,6 @@ export interface StepPosition {
   step: number;
   globalStep: number;
 }
-
-/** How a step ended; only `accepted` changes the current skill. */
-export type StepOutcome = 'accepted' | 'rejected' | 'no-edits' | 'unchanged' | 'stage-failed' | 'nothing-scored';
 
 /**
  * One training step: roll the current skill out on the step's batches, have the optimizer propose
@@ -132,7 +129,7 @@ async function writeProposalArtifacts(context: TrainingContext, globalStep: numb
  * The gate on the selection split. An accepted candidate becomes the current skill (and the best,
  * if it beats it); a rejected one's edits are remembered, so later steps do not propose them again.
  */
-async function gateCandidate(context: TrainingContext, state: TrainerState, position: StepPosition, proposal: ProposedCandidate) {
+async function gateCandidate(context: TrainingContext, state: TrainerState, position: StepPosition, proposal: ProposedCandidate): Promise<StepGate> {
   const { globalStep } = position;
   const candidate = proposal.skill;
   const { decision, candidateScores } = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'step' });
