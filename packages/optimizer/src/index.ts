@@ -1,7 +1,8 @@
 /**
  * @skillopt/optimizer: reflection, aggregation, selection, learning-rate schedules, the edit engine
  * with protected regions, the update modes, epoch-boundary synthesis and robust JSON replies.
- * It never runs rollouts or gates: it is handed scored results and returns edits and skills.
+ * It never runs rollouts or gates: it is handed scored results and returns edits and skills;
+ * `proposeCandidate` runs one step's stages, from the trajectories to a candidate skill.
  */
 export * from './stage-result.js';
 export * from './protected-regions.js';
@@ -29,3 +30,20 @@ export * from './meta-skill.js';
 export * from './appendix-notes.js';
 export * from './reflection-appendix.js';
 export { DEFAULT_OPTIMIZER_CONCURRENCY } from './concurrency.js';
+export {
+  proposeCandidate,
+  type CandidateProposal,
+  type CandidateProposalArtifacts,
+  type CandidateProposalOptions,
+  type CandidateProposalProgress,
+  type CandidateProposalSettings,
+  type EditCounts,
+  type FailedStage,
+  type LearningRateZero,
+  type NoCandidate,
+  type NoEditsProposed,
+  type ProposalAccounting,
+  type ProposedCandidate,
+  type RankedEdits,
+  type UnchangedSkill,
+} from './candidate-proposal.js';

@@ -1,4 +1,4 @@
-// The validation gate: score projection, density bonus, vetoes, and the strict and paired strategies.
+// The validation gate: score projection, density bonus, vetoes, the strict and paired strategies, and the port over them.
 export * from './gate-metric.js';
 export * from './semantic-density.js';
 export * from './gate-scoring.js';
@@ -9,3 +9,14 @@ export * from './gate-decision.js';
 export * from './strict-gate.js';
 export * from './sequential-sign-test.js';
 export * from './paired-gate.js';
+export { selectionScores } from './selection-scores.js';
+export {
+  createCandidateGate,
+  type CandidateGate,
+  type CandidateGateOptions,
+  type CandidateGateRequest,
+  type CandidateGateResult,
+  type GateEvaluator,
+  type GateEvent,
+  type GateSettings,
+} from './candidate-gate.js';

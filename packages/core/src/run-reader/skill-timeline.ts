@@ -64,9 +64,9 @@ export async function readSkillTimeline(directory: string, history: readonly Ste
     });
   };
 
-  let previous: (StepRecord & { epoch?: number }) | undefined;
-  for (const record of history as Array<StepRecord & { epoch?: number; outcome?: string; gate?: Record<string, unknown> }>) {
-    if (previous?.epoch !== undefined && record.epoch !== undefined && record.epoch !== previous.epoch) await epochEnd(previous.epoch, previous.step);
+  let previous: StepRecord | undefined;
+  for (const record of history) {
+    if (previous !== undefined && record.epoch !== previous.epoch) await epochEnd(previous.epoch, previous.step);
     if (record.outcome === 'accepted') {
       const file = skillVersionPath(record.step);
       const version = await readVersion(directory, file);
@@ -75,9 +75,9 @@ export async function readSkillTimeline(directory: string, history: readonly Ste
         versions.push({
           kind: 'step',
           step: record.step,
-          epoch: record.epoch ?? 0,
+          epoch: record.epoch,
           order: record.step * 2,
-          label: `step ${record.step}${record.epoch === undefined ? '' : ` (epoch ${record.epoch})`}`,
+          label: `step ${record.step} (epoch ${record.epoch})`,
           file,
           ...version,
           gate: decision ? gateSummaryOf(decision) : undefined,
@@ -87,7 +87,7 @@ export async function readSkillTimeline(directory: string, history: readonly Ste
     previous = record;
   }
   // The last epoch's end, once it was committed.
-  if (previous?.epoch !== undefined && state.completedEpochEndStages.some((marker) => marker.epoch === previous?.epoch && marker.stage === 'slow-update'))
+  if (previous !== undefined && state.completedEpochEndStages.some((marker) => marker.epoch === previous?.epoch && marker.stage === 'slow-update'))
     await epochEnd(previous.epoch, previous.step);
   return versions;
 }

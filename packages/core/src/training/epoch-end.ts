@@ -3,7 +3,7 @@ import { seededShuffle } from '@skillopt/env-kit';
 import { synthesizeMetaSkill, synthesizeSlowUpdate, type ResultPair } from '@skillopt/optimizer';
 import { isPassingHardScore } from '../gates/gate-item-result.js';
 import { isEpochEndStageCompleted, withEpochEndStageCompleted } from '../run-store/runtime-state.js';
-import { gateCandidate, selectionScoresOf } from './candidate-gate.js';
+import { runGate, selectionScoresOf } from './run-gate.js';
 import { beatsBest, toRuntimeState, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, recordStageFailure, type TrainingContext } from './training-context.js';
 
@@ -72,7 +72,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
         let accepted = true;
         let scores;
         if (config.optimizer.slow_update_gate_with_selection) {
-          const gated = await gateCandidate(context, state.current.text, candidate, position, 'slow-update');
+          const gated = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' });
           await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);
           accepted = gated.decision.accepted;
           scores = gated.candidateScores;

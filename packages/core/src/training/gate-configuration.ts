@@ -1,6 +1,6 @@
 import type { SkillOptConfig } from '../config/core-config-schema.js';
+import type { GateSettings } from '../gates/candidate-gate.js';
 import type { GateRules } from '../gates/gate-decision.js';
-import type { PairedGateSettings } from '../gates/paired-gate.js';
 
 /** The gate's rules from the `evaluation` section. */
 export function gateRulesFromConfig(config: SkillOptConfig): GateRules {
@@ -22,6 +22,10 @@ export function gateRulesFromConfig(config: SkillOptConfig): GateRules {
   };
 }
 
-export function pairedGateSettingsFromConfig(config: SkillOptConfig): PairedGateSettings {
-  return { chunkSize: config.evaluation.paired_chunk_size, alpha: config.evaluation.paired_error_rate };
+/** The gate's strategy and its settings (`evaluation.gate_strategy` and the `paired_*` keys). */
+export function gateSettingsFromConfig(config: SkillOptConfig): GateSettings {
+  const evaluation = config.evaluation;
+  return evaluation.gate_strategy === 'paired'
+    ? { strategy: 'paired', paired: { chunkSize: evaluation.paired_chunk_size, alpha: evaluation.paired_error_rate } }
+    : { strategy: 'strict' };
 }

@@ -1,5 +1,4 @@
 export * from './batch-plan.js';
-export * from './wave-count.js';
 export * from './run-summary.js';
 export * from './train.js';
 export * from './evaluate.js';

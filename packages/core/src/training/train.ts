@@ -17,7 +17,7 @@ import { RUN_FILES } from '../run-store/run-directory-layout.js';
 import { z } from 'zod';
 import { createRunStore, openRunStore, type RunStore } from '../run-store/run-store.js';
 import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.js';
-import { selectionScoresOf } from './candidate-gate.js';
+import { selectionScoresOf } from './run-gate.js';
 import { runEpochEnd } from './epoch-end.js';
 import type { LoadedSplits } from '../setup/prepare-run.js';
 import type { RunSummary } from './run-summary.js';

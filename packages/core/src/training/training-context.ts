@@ -24,7 +24,12 @@ export interface TrainingCounters {
   retries: number;
   /** Items excluded for infrastructure failures, by phase and id: reported, never scored. */
   excluded: Array<ExcludedItemEvaluation & { phase: RolloutPhase }>;
-  /** Sequential waves of model calls (see wave-count.ts). */
+  /**
+   * The run's critical path in waves: a wave is a set of calls that can run at the same time, so
+   * waves are what latency multiplies. Each evaluation that ran any rollout counts one (the paired
+   * gate evaluates chunk by chunk), a step's proposal adds the waves it reports, and each epoch-end
+   * stage that called the optimizer one. Re-asks after a malformed reply are not counted.
+   */
   waves: number;
   stageFailures: Array<{ globalStep: number | null; stage: string; prompt?: string; reason: string }>;
 }

@@ -13,6 +13,7 @@ import {
   type RuntimeStateInput,
   type SkillReference,
 } from '../../src/run-store/index';
+import { acceptedStepRecord, rejectedStepRecord } from './step-record-fixtures';
 
 let root: string;
 beforeEach(async () => {
@@ -29,6 +30,7 @@ const storeOptions = { trainerSchema };
 
 const INITIAL_SKILL = '# Skill\n\nAnswer briefly.\n';
 const STEP_1_SKILL = '# Skill\n\nAnswer briefly.\nGive units.\n';
+const STEP_1_RECORD = acceptedStepRecord(1);
 
 function stateFor(options: {
   step: number;
@@ -60,7 +62,7 @@ async function runWithOneStep(directory: string): Promise<{ store: RunStore<Test
   await store.writeStepArtifact(1, 'patches/minibatch_fail_000.json', { edits: [] });
   const step1 = await store.writeSkillVersion(1, STEP_1_SKILL);
   await store.commitStep({
-    record: { step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 },
+    record: STEP_1_RECORD,
     state: stateFor({
       step: 1,
       current: step1,
@@ -92,7 +94,7 @@ describe('the run store', () => {
       best: { skillPath: 'skills/skill_v0001.md', step: 1 },
     });
     expect(JSON.stringify(state)).not.toContain(root);
-    expect(await readFile(path.join(directory, 'history.jsonl'), 'utf8')).toBe(`${JSON.stringify({ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 })}\n`);
+    expect((await readFile(path.join(directory, 'history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([STEP_1_RECORD]);
   });
 
   it('resumes a run directory that was moved elsewhere', async () => {
@@ -177,8 +179,8 @@ describe('the run store', () => {
       const store = await openRunStore(directory, storeOptions);
       await store.writeStepArtifact(2, 'candidate_skill.md', step2Skill);
       await store.writeSkillVersion(2, step2Skill);
-      await writeFile(path.join(directory, 'steps', 'step_0002', 'step_record.json'), JSON.stringify({ step: 2 }));
-      await appendFile(path.join(directory, 'history.jsonl'), `${JSON.stringify({ step: 2, action: 'accept_new_best' })}\n`);
+      await writeFile(path.join(directory, 'steps', 'step_0002', 'step_record.json'), JSON.stringify(acceptedStepRecord(2)));
+      await appendFile(path.join(directory, 'history.jsonl'), `${JSON.stringify(acceptedStepRecord(2))}\n`);
       await writeFile(path.join(directory, 'best_skill.md'), step2Skill);
 
       const resumed = await loadRunState(directory, trainerSchema);
@@ -197,13 +199,13 @@ describe('the run store', () => {
       // The redone step commits over the abandoned attempt, and history has each step once.
       const redone = await reopened.writeSkillVersion(2, `${STEP_1_SKILL}Check the year.\n`);
       await reopened.commitStep({
-        record: { step: 2, action: 'reject' },
+        record: rejectedStepRecord(2),
         state: stateFor({ step: 2, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 }),
       });
       expect(redone.skillPath).toBe('skills/skill_v0002.md');
-      expect((await loadRunState(directory, trainerSchema))?.history.map((record) => [record.step, record.action])).toEqual([
-        [1, 'accept_new_best'],
-        [2, 'reject'],
+      expect((await loadRunState(directory, trainerSchema))?.history.map((record) => [record.step, record.outcome])).toEqual([
+        [1, 'accepted'],
+        [2, 'rejected'],
       ]);
     });
 
@@ -227,7 +229,7 @@ describe('the run store', () => {
       });
       try {
         await store.commitStep({
-          record: { step: 2, action: 'accept_new_best' },
+          record: acceptedStepRecord(2),
           state: stateFor({ step: 2, current: step2, currentScore: 0.6, best: step2, bestScore: 0.6, bestStep: 2 }),
         });
       } finally {
@@ -242,7 +244,7 @@ describe('the run store', () => {
       const { store, step1 } = await runWithOneStep(directory);
       const ghost = { skillPath: 'skills/skill_v0002.md', skillHash: skillHash('ghost') };
       await expect(
-        store.commitStep({ record: { step: 2 }, state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }) }),
+        store.commitStep({ record: acceptedStepRecord(2), state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }) }),
       ).rejects.toThrow(/skill_v0002\.md, which does not exist/);
       expect((await loadRunState(directory, trainerSchema))?.state.lastCompletedStep).toBe(1);
     });
@@ -251,8 +253,8 @@ describe('the run store', () => {
       const directory = path.join(root, 'order-checks');
       const { store, step1 } = await runWithOneStep(directory);
       const state = stateFor({ step: 1, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 });
-      await expect(store.commitStep({ record: { step: 1 }, state })).rejects.toThrow(/increasing order/);
-      await expect(store.commitStep({ record: { step: 3 }, state: { ...state, lastCompletedStep: 2 } })).rejects.toThrow(/record is for step 3/);
+      await expect(store.commitStep({ record: acceptedStepRecord(1), state })).rejects.toThrow(/increasing order/);
+      await expect(store.commitStep({ record: acceptedStepRecord(3), state: { ...state, lastCompletedStep: 2 } })).rejects.toThrow(/record is for step 3/);
       await expect(store.commitRuntimeState({ ...state, lastCompletedStep: 2 })).rejects.toThrow(/keeps lastCompletedStep at 1/);
     });
   });
@@ -272,7 +274,7 @@ describe('the run store', () => {
     const directory = path.join(root, 'no-history');
     await runWithOneStep(directory);
     await rm(path.join(directory, 'history.jsonl'));
-    expect((await loadRunState(directory, trainerSchema))?.history).toEqual([{ step: 1, epoch: 1, action: 'accept_new_best', selectionHard: 0.5 }]);
+    expect((await loadRunState(directory, trainerSchema))?.history).toEqual([STEP_1_RECORD]);
   });
 
   it('refuses artifact names that leave their directory', async () => {

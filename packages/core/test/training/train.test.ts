@@ -207,6 +207,13 @@ describe('train', () => {
     expect(summary.sequentialWaves).toBeGreaterThan(0);
   });
 
+  it('puts the slow update to the same gate when slow_update_gate_with_selection is on', async () => {
+    const { events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { slow_update_gate_with_selection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const slowUpdateGates = events.filter((event) => (event.type === 'candidate-evaluated' || event.type === 'gate-decided') && event.stage === 'slow-update');
+    expect(slowUpdateGates.map((event) => event.type)).toEqual(['candidate-evaluated', 'gate-decided']);
+    expect(JSON.parse(readFileSync(path.join(directory, 'slow_update/epoch_02/gate_decision.json'), 'utf8'))).toMatchObject({ strategy: 'strict' });
+  });
+
   it('records an unusable optimizer reply as a failed stage and keeps training', async () => {
     // The optimizer double has no answer for rewrite prompts: every rewrite fails after its re-ask.
     const { summary, events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'rewrite_from_suggestions', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));

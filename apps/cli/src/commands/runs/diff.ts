@@ -54,7 +54,7 @@ export default class RunsDiff extends SkillOptCommand {
     const start = versionAt(timeline, fromOrder);
     const changes = timeline.filter((version) => version.order > fromOrder && version.order <= toOrder);
     const end = changes.at(-1) ?? start;
-    const rejected = history.filter((record) => record.step * 2 > fromOrder && record.step * 2 <= toOrder && (record as { outcome?: string }).outcome === 'rejected').length;
+    const rejected = history.filter((record) => record.step * 2 > fromOrder && record.step * 2 <= toOrder && record.outcome === 'rejected').length;
     const range = `${describeVersion(start)} → ${describeVersion(end)}`;
 
     const entries = flags.combined

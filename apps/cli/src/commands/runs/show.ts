@@ -76,29 +76,33 @@ function formatStateSoFar(run: RunOverview): string {
   return `State so far\n${formatTable(rows)}`;
 }
 
-interface GateRecord {
-  accepted?: boolean;
-  reason?: string;
-  candidateScore?: number;
-  incumbentScore?: number;
-}
-
 /** The step table of `runs show`. */
 function formatHistory(history: readonly StepRecord[]): string {
   const rows: string[][] = [['step', 'epoch', 'outcome', 'lr', 'gate (candidate vs incumbent)', 'reason']];
   for (const record of history) {
-    const fields = record as StepRecord & { epoch?: number; outcome?: string; learningRate?: number; reason?: string; gate?: GateRecord; stageFailure?: { stage?: string; reason?: string } };
-    const gate = fields.gate;
-    const reason =
-      gate?.reason ?? fields.reason ?? (fields.stageFailure ? `${fields.stageFailure.stage ?? 'a stage'} failed: ${fields.stageFailure.reason ?? ''}` : '');
+    const learningRate = record.outcome === 'nothing-scored' ? undefined : record.learningRate;
+    const gate = record.outcome === 'accepted' || record.outcome === 'rejected' ? record.gate : undefined;
     rows.push([
       String(record.step),
-      fields.epoch === undefined ? '—' : String(fields.epoch),
-      fields.outcome ?? '—',
-      fields.learningRate === undefined ? '—' : String(fields.learningRate),
+      String(record.epoch),
+      record.outcome,
+      learningRate === undefined ? '—' : String(learningRate),
       gate ? `${formatScore(gate.candidateScore)} vs ${formatScore(gate.incumbentScore)}` : '—',
-      reason.split('\n')[0] ?? '',
+      reasonOf(record).split('\n')[0] ?? '',
     ]);
   }
   return formatTable(rows);
+}
+
+/** Why the step ended as it did, in the words its record keeps. */
+function reasonOf(record: StepRecord): string {
+  switch (record.outcome) {
+    case 'accepted':
+    case 'rejected':
+      return record.gate.reason;
+    case 'stage-failed':
+      return `${record.stageFailure.stage} failed: ${record.stageFailure.reason}`;
+    default:
+      return record.reason;
+  }
 }

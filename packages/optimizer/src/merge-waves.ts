@@ -1,9 +1,6 @@
 /**
- * The critical path of a run counted in waves: a wave is a set of model calls that can run at
- * the same time, so waves are what latency multiplies. Each stage of a step adds its depth when
- * it made at least one call: the train rollouts 1, the analysts 1, the merge its tree's levels
- * (below), ranking, the learning-rate decision and a rewrite 1 each, the gate one per evaluated
- * chunk. Re-asks after a malformed reply are not counted: they are the exception.
+ * The depth of a merge in waves: a wave is a set of model calls that can run at the same time, so
+ * waves, not calls, are what latency multiplies. One level of a hierarchical merge is one wave.
  */
 export function hierarchicalMergeLevels(patchCount: number, mergeBatchSize: number): number {
   let levels = 0;
