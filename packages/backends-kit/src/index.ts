@@ -1,4 +1,4 @@
-export * from './abortable-wait.js';
+export * from './runtime-reexports.js';
 export * from './headers.js';
 export * from './retry-after.js';
 export * from './retryable.js';
@@ -8,9 +8,5 @@ export * from './rate-limiter.js';
 export * from './timeout.js';
 export * from './cost.js';
 export * from './token-estimate.js';
-export * from './line-splitter.js';
-export * from './json-lines.js';
-export * from './output-tail.js';
-export * from './run-process.js';
 export * from './process-failure.js';
 export * from './temporary-workspace.js';

@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
 import { abortReason } from './abortable-wait.js';
 import { requireNonNegativeNumber, requirePositiveNumber } from './invalid-option.js';
+import { buildChildEnvironment } from './child-environment.js';
 import { createLineSplitter } from './line-splitter.js';
 import { OutputTail } from './output-tail.js';
 
@@ -253,23 +254,6 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * The environment of a child: only the `allowed` variables of `parent` that are set, then
- * `extra` on top.
- */
-export function buildChildEnvironment(
-  allowed: readonly string[],
-  extra: Readonly<Record<string, string>>,
-  parent: NodeJS.ProcessEnv = process.env,
-): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const name of allowed) {
-    const value = parent[name];
-    if (value !== undefined) environment[name] = value;
-  }
-  return Object.assign(environment, extra);
 }
 
 function startFailure(command: string, cwd: string | undefined, provider: string, error: unknown): ProviderError {
