@@ -23,7 +23,7 @@ export {
   type ModelCredentials,
   type AzureConnection,
 } from './resolve-model-settings.js';
-export type { EnvironmentSource } from './environment-variables.js';
+export type { EnvironmentSource } from '@skillopt/backends-kit';
 export { wireReasoningEffort } from './reasoning-models.js';
 export { buildRequestBody, requestWarnings, type ChatCompletionBody } from './request-body.js';
 export { readReply } from './reply.js';

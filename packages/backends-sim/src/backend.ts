@@ -1,6 +1,4 @@
 import {
-  ERROR_CODES,
-  SkillOptError,
   type Backend,
   type BackendPackage,
   type ChatModel,
@@ -9,6 +7,7 @@ import {
   type PriceTable,
   type TaskItem,
 } from '@skillopt/contract';
+import { parseBackendConfig } from '@skillopt/backends-kit';
 import { z } from 'zod';
 import { createAnswerKey, EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { createSimulatedModel } from './simulated-model.js';
@@ -54,15 +53,7 @@ export interface SimBackend extends Backend {
  * created before that see the answer key as soon as it arrives: they read it at every call.
  */
 export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
-  const parsed = simBackendConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: `backends.sim: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(section)'}: ${issue.message}`).join('; ')}`,
-    });
-  }
-  const settings = parsed.data;
+  const settings = parseBackendConfig(simBackendConfigSchema, config, 'sim');
   let answerKey: AnswerKey = EMPTY_ANSWER_KEY;
   return {
     specificationVersion: 'v1',
