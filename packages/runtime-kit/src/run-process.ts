@@ -34,8 +34,14 @@ export interface RunProcessOptions {
    * transcript on SIGTERM. Default 0: SIGKILL at once.
    */
   terminationGraceMs?: number;
-  /** Stops the child as a timeout does, then rejects with the signal's reason. */
+  /** Stops the child as a timeout does (see `abortGraceMs`), then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The SIGTERM-to-SIGKILL time when `signal` aborts. An abort abandons the run, so there is
+   * usually nothing to wait for: 0 kills at once and the call rejects promptly. Default:
+   * `terminationGraceMs`.
+   */
+  abortGraceMs?: number;
   /**
    * The most bytes kept of stdout and of stderr, each. Past it the start is dropped and the tail
    * kept (where the final answer and the fatal error are), and `stdoutTruncated` /
@@ -85,6 +91,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   if (options.timeoutMs !== undefined) requirePositiveNumber('timeoutMs', options.timeoutMs);
   const terminationGraceMs = options.terminationGraceMs ?? 0;
   requireNonNegativeNumber('terminationGraceMs', terminationGraceMs);
+  const abortGraceMs = options.abortGraceMs ?? terminationGraceMs;
+  requireNonNegativeNumber('abortGraceMs', abortGraceMs);
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   requireNonNegativeNumber('maxOutputBytes', maxOutputBytes);
   const provider = options.provider ?? path.basename(command);
@@ -141,12 +149,12 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       }
     };
 
-    const stop = (): void => {
+    const stop = (graceMs: number): void => {
       if (stopping) return;
       stopping = true;
-      if (terminationGraceMs > 0) {
+      if (graceMs > 0) {
         signalProcessGroup('SIGTERM');
-        timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), terminationGraceMs));
+        timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), graceMs));
       } else {
         signalProcessGroup('SIGKILL');
       }
@@ -163,7 +171,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
             onLine(line);
           } catch (error) {
             callbackFailure = { error };
-            stop();
+            stop(terminationGraceMs);
           }
         }
       };
@@ -186,7 +194,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     const onAbort = (): void => {
       abortedWith = { reason: abortReason(signal as AbortSignal) };
-      stop();
+      stop(abortGraceMs);
     };
 
     const finish = (): void => {
@@ -249,7 +257,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         setTimeout(() => {
           if (exited) return;
           timedOut = true;
-          stop();
+          stop(terminationGraceMs);
         }, options.timeoutMs),
       );
     signal?.addEventListener('abort', onAbort, { once: true });

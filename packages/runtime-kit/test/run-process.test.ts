@@ -197,6 +197,21 @@ describe('runProcess', () => {
     await expectGone(childPid);
   });
 
+  it('kills at once on abort when told to, even a child that would take its grace period', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const outcome = runProcess({
+      command: node,
+      args: ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000);'],
+      signal: controller.signal,
+      terminationGraceMs: 20_000,
+      abortGraceMs: 0,
+      onStdoutLine: () => controller.abort(new Error('stopped')),
+    });
+    await expect(outcome).rejects.toThrow('stopped');
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
   it('stops the child and rejects with the error when a line callback throws', async () => {
     const failure = new Error('unexpected event');
     await expect(
