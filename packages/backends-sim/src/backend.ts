@@ -22,6 +22,8 @@ export const simBackendConfigSchema = z.strictObject({
   noise: probability.default(0.05),
   /** Simulated latency per call, in milliseconds. */
   latency_ms: z.number().min(0).default(0),
+  /** The time one call may take, in milliseconds, as a provider's client gives it; a slower call is a retryable provider-timeout. Absent: no limit. */
+  timeout_ms: z.number().positive().optional(),
   /** Probability that a reflection proposes a harmful rule. */
   harmful_rule_rate: probability.default(0.15),
   /** Probability that a reflection proposes a useless rule. */
@@ -73,6 +75,7 @@ export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
         seed: settings.seed,
         noise: settings.noise,
         latencyMs: settings.latency_ms,
+        ...(settings.timeout_ms === undefined ? {} : { timeoutMs: settings.timeout_ms }),
         harmfulRuleRate: settings.harmful_rule_rate,
         uselessRuleRate: settings.useless_rule_rate,
         malformedReplyRate: settings.malformed_reply_rate,
