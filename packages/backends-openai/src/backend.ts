@@ -3,6 +3,7 @@ import { parseBackendConfig, processRateLimiters, type EnvironmentSource, type R
 import type { AzureIdentityLoader } from './azure-identity.js';
 import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } from './chat-model.js';
 import { openAiBackendConfigSchema, type OpenAiBackendConfig, type OpenAiBackendConfigInput } from './config-schema.js';
+import { originalConfigFormat } from './original-config-format.js';
 import { priceTable } from './price-table.js';
 import { resolveModelSettings, type ModelCredentials, type ResolvedModelSettings } from './resolve-model-settings.js';
 
@@ -12,6 +13,7 @@ export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   specificationVersion: 'v1',
   configSchema: openAiBackendConfigSchema,
   description: 'OpenAI, Azure OpenAI and OpenAI-compatible servers (Qwen, MiniMax, DeepSeek, vLLM, Ollama, llama.cpp) through Chat Completions.',
+  originalConfig: originalConfigFormat,
 };
 
 /** Things a test (or an embedding program) may replace; a run config never sets them. */

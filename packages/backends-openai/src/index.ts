@@ -1,5 +1,6 @@
 export { manifest, createBackend, openAiBackendPackage, type OpenAiBackend, type OpenAiBackendOptions } from './backend.js';
 export { priceTable } from './price-table.js';
+export { originalConfigFormat } from './original-config-format.js';
 export {
   openAiBackendConfigSchema,
   openAiModelSettingsSchema,
