@@ -152,7 +152,8 @@ try {
     });
 
     // A third party's env package: written by the packed CLI in a second fresh directory, installed
-    // with the contract and env-kit tarballs (they are not on the registry), tested, and trained on.
+    // with the contract and env-kit tarballs and what they depend on of ours (none of it is on the
+    // registry), tested, and trained on.
     const authorDirectory = path.join(installDirectory, 'author');
     mkdirSync(authorDirectory);
     const scaffoldDirectory = path.join(authorDirectory, 'skillopt-env-demo-bench');
@@ -164,7 +165,7 @@ try {
         if (!existsSync(path.join(scaffoldDirectory, file))) throw new Error(`${file} was not written`);
     });
     record('npm install in the scaffold: the contract and env-kit tarballs, its registry dependencies (zod, jest)', () => {
-      const kitTarballs = ['@skillopt/contract', '@skillopt/env-kit'].map((name) => {
+      const kitTarballs = withInternalDependencies(['@skillopt/contract', '@skillopt/env-kit'], packages).map((name) => {
         const tarball = tarballOf.get(name);
         if (!tarball) throw new Error(`${name} was not packed`);
         return tarball;

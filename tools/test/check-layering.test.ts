@@ -58,7 +58,7 @@ describe('the layering check', () => {
     ]);
     expect(result.exitCode).toBe(1);
     expect(result.lines).toEqual([
-      'packages/env-demo: @skillopt/env-demo (env) depends on @skillopt/core (core); an env may depend on contract, env-kit',
+      'packages/env-demo: @skillopt/env-demo (env) depends on @skillopt/core (core); an env may depend on contract, runtime-kit, env-kit',
     ]);
   });
 
@@ -72,7 +72,7 @@ describe('the layering check', () => {
     ]);
     expect(result.lines).toEqual([
       'packages/backends-sim/src/server.ts: imports @skillopt/backends-openai without declaring it in dependencies',
-      'packages/backends-sim: @skillopt/backends-sim (backend) imports @skillopt/backends-openai (backend); a backend may depend on contract, backends-kit',
+      'packages/backends-sim: @skillopt/backends-sim (backend) imports @skillopt/backends-openai (backend); a backend may depend on contract, runtime-kit, backends-kit',
     ]);
   });
 

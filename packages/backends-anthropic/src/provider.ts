@@ -11,5 +11,12 @@ export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-6';
 /** The public Anthropic API; `base_url` replaces it (a proxy, a gateway, the simulator). */
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
-/** The only place the API key is read from. It never appears in a config, a log or an error. */
-export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+/**
+ * The stem of the variables the API key is read from, in backends-kit's one precedence:
+ * `<ROLE>_ANTHROPIC_API_KEY` (a role's own key), then `ANTHROPIC_API_KEY`. The key is never read
+ * from a config, and never appears in a log or an error.
+ */
+export const ANTHROPIC_API_KEY_STEM = 'ANTHROPIC';
+
+/** The variable that holds the key of every role without its own. */
+export const ANTHROPIC_API_KEY_VARIABLE = `${ANTHROPIC_API_KEY_STEM}_API_KEY`;

@@ -13,9 +13,8 @@ export interface AnthropicRoleSettings {
   promptCaching: boolean;
   timeoutMs: number;
   maxRetries: number;
+  /** The account's limits at this base URL, shared with every other model that uses the same key there. */
   limits: RateLimits;
-  /** True when the role section sets any limit itself, so it gets a limiter of its own. */
-  hasOwnLimits: boolean;
 }
 
 export interface RateLimits {
@@ -46,7 +45,6 @@ export function resolveRoleSettings(config: AnthropicBackendConfig, role: ModelR
     timeoutMs: section.timeout_ms ?? config.timeout_ms,
     maxRetries: section.max_retries ?? config.max_retries,
     limits,
-    hasOwnLimits: section.max_concurrency !== undefined || section.requests_per_minute !== undefined || section.tokens_per_minute !== undefined,
   };
 }
 

@@ -1,6 +1,7 @@
 import { ProviderError, type GenerateRequest } from '@skillopt/contract';
 import { createBackend, type AnthropicBackendConfigInput } from '../src/index';
-import { errorReply, messageReply, startFixtureServer, type FixtureServer, type ScriptedReply } from './fixture-server';
+import type { FaultInjectingServer, ScriptedReply } from '@skillopt/backends-kit/testing';
+import { errorReply, messageReply, startAnthropicServer } from './anthropic-replies';
 
 const API_KEY = 'sk-ant-test-0123456789-secret';
 const SKILL_PROMPT = 'You answer trivia questions.\n\n## Skill\n# Question Answering Skill\n- Give the final answer in <answer></answer> tags.';
@@ -13,13 +14,13 @@ const rollout: GenerateRequest = {
   purpose: 'rollout',
 };
 
-const servers: FixtureServer[] = [];
+const servers: FaultInjectingServer[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((started) => started.close()));
 });
 
-async function startServer(...args: Parameters<typeof startFixtureServer>): Promise<FixtureServer> {
-  const started = await startFixtureServer(...args);
+async function startServer(...args: Parameters<typeof startAnthropicServer>): Promise<FaultInjectingServer> {
+  const started = await startAnthropicServer(...args);
   servers.push(started);
   return started;
 }
@@ -29,7 +30,7 @@ async function modelAgainst(script: ScriptedReply[], config: AnthropicBackendCon
   const server = await startServer(script, fallback);
   const waits: number[] = [];
   const backend = createBackend(
-    { base_url: server.baseUrl, max_retries: 3, ...config },
+    { base_url: server.url(), max_retries: 3, ...config },
     {
       environment: { ANTHROPIC_API_KEY: API_KEY },
       retryTiming: {
@@ -167,7 +168,7 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
   });
 
   it('treats a malformed body as a retryable reply-malformed and retries it', async () => {
-    const { model, server } = await modelAgainst([{ kind: 'raw', body: '{"id": "msg_1", "content": [' }]);
+    const { model, server } = await modelAgainst([{ kind: 'text', body: '{"id": "msg_1", "content": [' }]);
     const result = await model.generate(rollout);
     expect(server.requests).toHaveLength(2);
     expect(result.usage.inputTokens).toBe(25);
@@ -204,7 +205,7 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
 
   it('turns a 404 not_found_error into model-not-found naming the model', async () => {
     const server = await startServer([], errorReply(404, 'not_found_error', 'model: claude-nonexistent-9'));
-    const backend = createBackend({ base_url: server.baseUrl }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
+    const backend = createBackend({ base_url: server.url() }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
     const model = backend.createChatModel({ role: 'optimizer', modelId: 'claude-nonexistent-9' });
     const error = await failureOf(model.generate({ ...rollout, purpose: 'reflect' }));
     expect(error).toMatchObject({ code: 'model-not-found', retryable: false, status: 404 });
@@ -326,12 +327,12 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
 
   it('keeps to max_concurrency through the limiter', async () => {
     const server = await startServer([], { kind: 'json', body: messageReply() }, { delayMs: 40 });
-    const backend = createBackend({ base_url: server.baseUrl, max_concurrency: 2 }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
+    const backend = createBackend({ base_url: server.url(), max_concurrency: 2 }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
     const model = backend.createChatModel({ role: 'target' });
     const results = await Promise.all(Array.from({ length: 6 }, () => model.generate(rollout)));
     expect(results).toHaveLength(6);
     expect(server.requests).toHaveLength(6);
-    expect(server.maxInFlight).toBeLessThanOrEqual(2);
+    expect(server.peakConcurrency()).toBe(2);
   });
 
   it("honours the caller's abort: rejects with its reason and does not retry", async () => {

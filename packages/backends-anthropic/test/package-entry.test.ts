@@ -1,5 +1,5 @@
-import { addUsage, describeBackendPackageProblem, ProviderError, SkillOptError } from '@skillopt/contract';
-import { createCostCalculator } from '@skillopt/backends-kit';
+import { addUsage, describeBackendPackageProblem, SkillOptError } from '@skillopt/contract';
+import { createCostCalculator, createRateLimiterRegistry } from '@skillopt/backends-kit';
 import * as entry from '../src/index';
 import { anthropicBackendConfigSchema, anthropicPrices, createBackend, manifest, priceTable, resolveRoleSettings } from '../src/index';
 
@@ -22,7 +22,6 @@ describe('the package entry', () => {
       promptCaching: true,
       timeoutMs: 600000,
       maxRetries: 4,
-      hasOwnLimits: false,
     });
   });
 
@@ -33,11 +32,9 @@ describe('the package entry', () => {
     expect(anthropicBackendConfigSchema.safeParse({ base_url: 'ftp://example.com' }).success).toBe(false);
     expect(anthropicBackendConfigSchema.safeParse({ max_retries: -1 }).success).toBe(false);
     expect(() => createBackend({ prompt_cachin: false } as never)).toThrow(/prompt_cachin/);
-    try {
-      createBackend({ timeout_ms: 0 });
-    } catch (error) {
-      expect(SkillOptError.isInstance(error) && error.code).toBe('config-invalid');
-    }
+    expect(() => createBackend({ timeout_ms: 0 })).toThrow(
+      expect.objectContaining({ code: 'config-invalid', message: 'backends.anthropic.timeout_ms: Too small: expected number to be >=1' }),
+    );
   });
 
   it('checks the thinking budget against Anthropic’s rules, per role', () => {
@@ -57,16 +54,16 @@ describe('the package entry', () => {
       optimizer: { model: 'claude-opus-4-8', thinking_budget_tokens: 8192, requests_per_minute: 50, timeout_ms: 900000 },
     });
     const target = resolveRoleSettings(config, 'target');
-    expect(target).toMatchObject({ modelId: 'claude-haiku-4-5', baseUrl: 'http://127.0.0.1:9999', maxOutputTokens: 2048, promptCaching: false, hasOwnLimits: false });
+    expect(target).toMatchObject({ modelId: 'claude-haiku-4-5', baseUrl: 'http://127.0.0.1:9999', maxOutputTokens: 2048, promptCaching: false });
     expect(target.limits).toEqual({ maxConcurrency: 8, requestsPerMinute: undefined, tokensPerMinute: undefined });
     const optimizer = resolveRoleSettings(config, 'optimizer');
-    expect(optimizer).toMatchObject({ modelId: 'claude-opus-4-8', thinkingBudgetTokens: 8192, timeoutMs: 900000, hasOwnLimits: true });
+    expect(optimizer).toMatchObject({ modelId: 'claude-opus-4-8', thinkingBudgetTokens: 8192, timeoutMs: 900000 });
     expect(optimizer.limits).toEqual({ maxConcurrency: 8, requestsPerMinute: 50, tokensPerMinute: undefined });
     expect(resolveRoleSettings(config, 'optimizer', 'sim-optimizer').modelId).toBe('sim-optimizer');
     expect(resolveRoleSettings(config, 'judge').modelId).toBe('claude-sonnet-4-6');
   });
 
-  it('reads the API key from ANTHROPIC_API_KEY only, and says so when it is missing', () => {
+  it("reads the API key from the role's own variable, then ANTHROPIC_API_KEY, and says which when it is missing", () => {
     const backend = createBackend({}, { environment: {} });
     let failure: unknown;
     try {
@@ -74,13 +71,26 @@ describe('the package entry', () => {
     } catch (error) {
       failure = error;
     }
-    expect(ProviderError.isInstance(failure)).toBe(true);
-    expect(failure).toMatchObject({ code: 'provider-authentication', retryable: false });
-    expect((failure as Error).message).toMatch(/ANTHROPIC_API_KEY/);
+    expect(SkillOptError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ code: 'config-invalid', retryable: false });
+    expect((failure as Error).message).toMatch(/^backends\.anthropic: no API key for the target in the environment: set TARGET_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY/);
 
     const model = createBackend({}, { environment: { ANTHROPIC_API_KEY: 'sk-ant-secret' } }).createChatModel({ role: 'optimizer', modelId: 'claude-opus-4-8' });
     expect(model).toMatchObject({ provider: 'anthropic', modelId: 'claude-opus-4-8', specificationVersion: 'v1' });
     expect(JSON.stringify(model)).not.toContain('sk-ant-secret');
+  });
+
+  it('refuses two different limits for the one limit an account has at one base URL', () => {
+    const backend = createBackend({ max_concurrency: 4, optimizer: { max_concurrency: 2 } }, { environment: { ANTHROPIC_API_KEY: 'sk-ant-secret' }, rateLimiters: createRateLimiterRegistry() });
+    backend.createChatModel({ role: 'target' });
+    expect(() => backend.createChatModel({ role: 'optimizer' })).toThrow(/share one rate limit, but they were given different limits \(max_concurrency 4; max_concurrency 2\)/);
+
+    const ownKeys = createBackend(
+      { max_concurrency: 4, optimizer: { max_concurrency: 2 } },
+      { environment: { TARGET_ANTHROPIC_API_KEY: 'sk-ant-target', OPTIMIZER_ANTHROPIC_API_KEY: 'sk-ant-optimizer' }, rateLimiters: createRateLimiterRegistry() },
+    );
+    ownKeys.createChatModel({ role: 'target' });
+    expect(() => ownKeys.createChatModel({ role: 'optimizer' })).not.toThrow();
   });
 });
 

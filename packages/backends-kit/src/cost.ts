@@ -1,5 +1,5 @@
 import type { ModelPrice, PriceTable, Usage } from '@skillopt/contract';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 
 // The price types belong to the contract: backend packages ship their tables to core through it.
 export type { ModelPrice, PriceTable } from '@skillopt/contract';

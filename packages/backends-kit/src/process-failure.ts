@@ -1,5 +1,5 @@
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
-import type { ProcessResult } from './run-process.js';
+import type { ProcessResult } from '@skillopt/runtime-kit';
 
 export interface ProcessFailureContext {
   provider: string;

@@ -1,6 +1,5 @@
 import type { Usage } from '@skillopt/contract';
-import { abortReason, sleep as realSleep } from './abortable-wait.js';
-import { invalidOption, requireNonNegativeNumber, requirePositiveInteger } from './invalid-option.js';
+import { abortReason, invalidOption, requireNonNegativeNumber, requirePositiveInteger, sleep as realSleep } from '@skillopt/runtime-kit';
 
 export interface RateLimiterOptions {
   /** Calls in flight at once. */

@@ -1,6 +1,5 @@
 import { ProviderError } from '@skillopt/contract';
-import { abortable, abortReason, sleep as realSleep } from './abortable-wait.js';
-import { requirePositiveInteger } from './invalid-option.js';
+import { abortable, abortReason, requirePositiveInteger, sleep as realSleep } from '@skillopt/runtime-kit';
 import { isRetryableError } from './retryable.js';
 
 export interface RetryOptions {

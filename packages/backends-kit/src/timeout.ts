@@ -1,6 +1,5 @@
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
-import { abortReason } from './abortable-wait.js';
-import { requirePositiveNumber } from './invalid-option.js';
+import { requirePositiveNumber, withDeadline } from '@skillopt/runtime-kit';
 
 export interface TimeoutOptions {
   timeoutMs: number;
@@ -23,48 +22,20 @@ export interface TimeoutOptions {
  * whatever happens, so it never holds the process open.
  */
 export function withTimeout<T>(operation: (signal: AbortSignal) => Promise<T>, options: TimeoutOptions): Promise<T> {
-  const { timeoutMs, signal: parent } = options;
+  const { timeoutMs } = options;
+  // Checked before anything runs, so a bad limit throws where it was passed rather than rejecting later.
   requirePositiveNumber('timeoutMs', timeoutMs);
-  if (parent?.aborted) return Promise.reject(abortReason(parent));
-
-  const controller = new AbortController();
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    const finish = (settle: () => void): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onParentAbort);
-      settle();
-    };
-    const onParentAbort = (): void => {
-      const reason = abortReason(parent as AbortSignal);
-      controller.abort(reason);
-      finish(() => reject(reason));
-    };
-    const timer = setTimeout(() => {
-      const provider = options.provider ?? 'unknown';
-      const error = new ProviderError({
+  const provider = options.provider ?? 'unknown';
+  return withDeadline(operation, {
+    timeoutMs,
+    ...(options.signal ? { signal: options.signal } : {}),
+    timeoutReason: () =>
+      new ProviderError({
         code: ERROR_CODES.providerTimeout,
         provider,
         retryable: true,
         message: `${options.operationName ?? 'the call'} to ${provider} took longer than ${timeoutMs} ms`,
         details: { timeoutMs },
-      });
-      controller.abort(error);
-      finish(() => reject(error));
-    }, timeoutMs);
-    parent?.addEventListener('abort', onParentAbort, { once: true });
-
-    let result: Promise<T>;
-    try {
-      result = Promise.resolve(operation(controller.signal));
-    } catch (error) {
-      result = Promise.reject(error);
-    }
-    result.then(
-      (value) => finish(() => resolve(value)),
-      (error: unknown) => finish(() => reject(error)),
-    );
+      }),
   });
 }

@@ -1,18 +1,11 @@
-import {
-  ERROR_CODES,
-  SkillOptError,
-  type Backend,
-  type BackendPackage,
-  type ModelRequest,
-  type PackageManifest,
-} from '@skillopt/contract';
-import { createRateLimiter, type RateLimiter } from '@skillopt/backends-kit';
+import { type Backend, type BackendPackage, type ModelRequest, type PackageManifest } from '@skillopt/contract';
+import { parseBackendConfig, processRateLimiters, type EnvironmentSource, type RateLimiterRegistry } from '@skillopt/backends-kit';
 import type { AzureIdentityLoader } from './azure-identity.js';
 import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } from './chat-model.js';
 import { openAiBackendConfigSchema, type OpenAiBackendConfig, type OpenAiBackendConfigInput } from './config-schema.js';
-import type { EnvironmentSource } from './environment-variables.js';
+import { originalConfigFormat } from './original-config-format.js';
 import { priceTable } from './price-table.js';
-import { resolveModelSettings, type ResolvedModelSettings } from './resolve-model-settings.js';
+import { resolveModelSettings, type ModelCredentials, type ResolvedModelSettings } from './resolve-model-settings.js';
 
 export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   kind: 'backend',
@@ -20,6 +13,7 @@ export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   specificationVersion: 'v1',
   configSchema: openAiBackendConfigSchema,
   description: 'OpenAI, Azure OpenAI and OpenAI-compatible servers (Qwen, MiniMax, DeepSeek, vLLM, Ollama, llama.cpp) through Chat Completions.',
+  originalConfig: originalConfigFormat,
 };
 
 /** Things a test (or an embedding program) may replace; a run config never sets them. */
@@ -36,6 +30,8 @@ export interface OpenAiBackendOptions {
   onRetry?: ChatModelRuntime['onRetry'];
   /** Loads the optional @azure/identity. */
   loadAzureIdentity?: AzureIdentityLoader;
+  /** Where the shared rate limiters live. Default: this process's, shared with every other backend. */
+  rateLimiters?: RateLimiterRegistry;
 }
 
 export interface OpenAiBackend extends Backend {
@@ -48,37 +44,23 @@ export interface OpenAiBackend extends Backend {
  * sub-section and the environment. Settings problems (a missing key, endpoint or model) are
  * reported here, when the model is created, not on its first call.
  *
- * Models that reach the same server and model with the same limits share one rate limiter, so
- * a target and an optimizer on one deployment stay inside its limits together.
+ * Every model that reaches the same endpoint (Azure: the same deployment) with the same key
+ * shares one rate limiter, across roles and backend instances, since the provider counts them
+ * together.
  */
 export function createBackend(config: OpenAiBackendConfigInput = {}, options: OpenAiBackendOptions = {}): OpenAiBackend {
-  const parsed = openAiBackendConfigSchema.safeParse(config);
-  if (!parsed.success)
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: `backends.openai: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(section)'}: ${issue.message}`).join('; ')}`,
-    });
-  const section = parsed.data;
+  const section = parseBackendConfig(openAiBackendConfigSchema, config, 'openai');
   const environment = options.environment ?? process.env;
-  const limiters = new Map<string, RateLimiter>();
+  const rateLimiters = options.rateLimiters ?? processRateLimiters;
 
-  function limiterFor(settings: ResolvedModelSettings): RateLimiter | undefined {
+  function limiterFor(settings: ResolvedModelSettings, credentials: ModelCredentials) {
     const { maxConcurrency, requestsPerMinute, tokensPerMinute } = settings.limits;
-    if (maxConcurrency === undefined && requestsPerMinute === undefined && tokensPerMinute === undefined) return undefined;
-    const key = JSON.stringify([settings.baseUrl, settings.wireModel, maxConcurrency, requestsPerMinute, tokensPerMinute]);
-    let limiter = limiters.get(key);
-    if (!limiter) {
-      limiter = createRateLimiter({
-        // Budgets alone still need a concurrency bound; this one is high enough never to be the limit.
-        maxConcurrency: maxConcurrency ?? 1_000,
-        ...(requestsPerMinute !== undefined ? { requestsPerMinute } : {}),
-        ...(tokensPerMinute !== undefined ? { tokensPerMinute } : {}),
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-      });
-      limiters.set(key, limiter);
-    }
-    return limiter;
+    const configured = maxConcurrency !== undefined || requestsPerMinute !== undefined || tokensPerMinute !== undefined;
+    const endpoint = settings.azure ? `${settings.baseUrl}/deployments/${settings.azure.deployment}` : settings.baseUrl;
+    return rateLimiters.limiterFor(
+      { provider: settings.provider, endpoint, backendId: 'openai', ...(credentials.apiKey ? { credential: credentials.apiKey } : {}) },
+      configured ? settings.limits : undefined,
+    );
   }
 
   return {
@@ -86,9 +68,8 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
     id: 'openai',
     createChatModel(request: ModelRequest): OpenAiChatModel {
       const { settings, credentials } = resolveModelSettings(section, request, environment);
-      const limiter = limiterFor(settings);
       return createOpenAiChatModel(settings, credentials, {
-        ...(limiter ? { limiter } : {}),
+        limiter: limiterFor(settings, credentials),
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),
         ...(options.random ? { random: options.random } : {}),

@@ -1,5 +1,6 @@
 export { manifest, createBackend, openAiBackendPackage, type OpenAiBackend, type OpenAiBackendOptions } from './backend.js';
 export { priceTable } from './price-table.js';
+export { originalConfigFormat } from './original-config-format.js';
 export {
   openAiBackendConfigSchema,
   openAiModelSettingsSchema,
@@ -23,7 +24,7 @@ export {
   type ModelCredentials,
   type AzureConnection,
 } from './resolve-model-settings.js';
-export type { EnvironmentSource } from './environment-variables.js';
+export type { EnvironmentSource } from '@skillopt/backends-kit';
 export { wireReasoningEffort } from './reasoning-models.js';
 export { buildRequestBody, requestWarnings, type ChatCompletionBody } from './request-body.js';
 export { readReply } from './reply.js';

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@skillopt/contract';
-import { configError } from './config-error.js';
+import { backendConfigError, readApiKey, readEnvironmentSetting, type EnvironmentSource } from '@skillopt/backends-kit';
 import {
   AUTH_MODES,
   THINKING_MODES,
@@ -9,14 +9,7 @@ import {
   type OpenAiRole,
   type ThinkingMode,
 } from './config-schema.js';
-import {
-  apiKeyVariables,
-  azureVariables,
-  baseUrlVariables,
-  minimaxRegionVariables,
-  readFirstVariable,
-  type EnvironmentSource,
-} from './environment-variables.js';
+import { apiKeyVariables, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
 import { DEFAULT_AZURE_AD_SCOPE, DEFAULT_AZURE_API_VERSION, MINIMAX_REGIONS, PRESETS, type Preset, type PresetId } from './presets.js';
 import { isOpenAiReasoningModel } from './reasoning-models.js';
 import { describeUrl, hostOf, trimTrailingSlashes } from './safe-url.js';
@@ -74,6 +67,9 @@ export interface ModelCredentials {
   apiKey?: string;
 }
 
+/** The id of this backend: its config section is `backends.openai`. */
+const OPENAI_BACKEND_ID = 'openai';
+
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 
@@ -91,7 +87,7 @@ export function resolveModelSettings(
 
   const modelId = request.modelId?.trim() || pick('model') || preset.defaultModel;
   if (!modelId)
-    throw configError(`the ${presetId} preset has no default model: set model.${role} (or backends.openai.${role}.model) to the model your server serves`, {
+    throw backendConfigError(OPENAI_BACKEND_ID, `the ${presetId} preset has no default model: set model.${role} (or backends.openai.${role}.model) to the model your server serves`, {
       preset: presetId,
       role,
     });
@@ -111,28 +107,31 @@ export function resolveModelSettings(
     azure = connection.azure;
     baseUrl = `${trimTrailingSlashes(connection.azure.endpoint)}/openai`;
     if (connection.azure.authMode === 'api_key') {
-      const found = readFirstVariable(environment, apiKeyVariablesTried);
-      if (!found)
-        throw configError(
-          `Azure OpenAI with auth_mode ${pick('auth_mode') ?? 'api_key'} needs an API key in the environment: set ${apiKeyVariablesTried.join(' or ')} (or use auth_mode: entra with \`npm install @azure/identity\`)`,
-          { role, variables: apiKeyVariablesTried },
-        );
+      const found = readApiKey(environment, {
+        backendId: OPENAI_BACKEND_ID,
+        role,
+        variables: apiKeyVariablesTried,
+        hint: `Azure OpenAI with auth_mode ${pick('auth_mode') ?? 'api_key'}; or sign in with auth_mode: entra and \`npm install @azure/identity\``,
+      });
       credentials = { apiKey: found.value };
       apiKeyVariable = found.name;
     }
   } else {
     baseUrl = trimTrailingSlashes(resolveBaseUrl(pick, presetId, role, environment));
-    const found = readFirstVariable(environment, apiKeyVariablesTried);
+    // A local server may take requests without a key; a hosted API, or a variable the config names, may not.
+    const keyRequired = pick('api_key_env') !== undefined || preset.requiresApiKey;
+    const found = keyRequired
+      ? readApiKey(environment, {
+          backendId: OPENAI_BACKEND_ID,
+          role,
+          variables: apiKeyVariablesTried,
+          hint: pick('api_key_env') !== undefined ? 'the variable backends.openai.api_key_env names' : `the ${presetId} preset sends every request with a key`,
+        })
+      : readEnvironmentSetting(environment, apiKeyVariablesTried);
     if (found) {
       credentials = { apiKey: found.value };
       apiKeyVariable = found.name;
-    } else if (pick('api_key_env') !== undefined)
-      throw configError(`api_key_env names ${pick('api_key_env')}, which is not set in the environment`, { role });
-    else if (preset.requiresApiKey)
-      throw configError(`the ${presetId} preset needs an API key in the environment: set ${apiKeyVariablesTried.join(' or ')}`, {
-        role,
-        variables: apiKeyVariablesTried,
-      });
+    }
   }
 
   const thinkingMode = resolveThinkingMode(pick('thinking_mode'), pick('enable_thinking'), preset, role);
@@ -181,33 +180,33 @@ function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, enviro
   const configured = pick('base_url');
   if (configured) return configured;
   const variables = baseUrlVariables(presetId, role);
-  const fromEnvironment = readFirstVariable(environment, variables);
+  const fromEnvironment = readEnvironmentSetting(environment, variables);
   if (fromEnvironment) {
     if (!/^https?:\/\//i.test(fromEnvironment.value))
-      throw configError(`${fromEnvironment.name} must be an http(s) URL such as http://127.0.0.1:8000/v1`, { role });
+      throw backendConfigError(OPENAI_BACKEND_ID, `${fromEnvironment.name} must be an http(s) URL such as http://127.0.0.1:8000/v1`, { role });
     return fromEnvironment.value;
   }
   if (presetId === 'minimax') {
-    const regionVariable = readFirstVariable(environment, minimaxRegionVariables(role));
+    const regionVariable = readEnvironmentSetting(environment, minimaxRegionVariables(role));
     const region = pick('region') ?? regionVariable?.value.toLowerCase().replace(/-/g, '_') ?? 'global_en';
     const url = (MINIMAX_REGIONS as Record<string, string>)[region];
-    if (!url) throw configError(`${regionVariable?.name ?? 'region'} is ${region}; MiniMax regions are ${Object.keys(MINIMAX_REGIONS).join(', ')}`, { role });
+    if (!url) throw backendConfigError(OPENAI_BACKEND_ID, `${regionVariable?.name ?? 'region'} is ${region}; MiniMax regions are ${Object.keys(MINIMAX_REGIONS).join(', ')}`, { role });
     return url;
   }
   const fallback = PRESETS[presetId].defaultBaseUrl;
   if (!fallback)
-    throw configError(`the ${presetId} preset needs a server: set backends.openai.base_url (or backends.openai.${role}.base_url, or ${variables.join(' or ')})`, {
+    throw backendConfigError(OPENAI_BACKEND_ID, `the ${presetId} preset needs a server: set backends.openai.base_url (or backends.openai.${role}.base_url, or ${variables.join(' or ')})`, {
       role,
     });
   return fallback;
 }
 
 function resolveAzure(pick: Pick, role: OpenAiRole, modelId: string, environment: EnvironmentSource): { azure: AzureConnection } {
-  const fromEnvironment = (setting: Parameters<typeof azureVariables>[0]) => readFirstVariable(environment, azureVariables(setting, role));
+  const fromEnvironment = (setting: Parameters<typeof azureVariables>[0]) => readEnvironmentSetting(environment, azureVariables(setting, role));
   const endpoint = pick('endpoint') ?? fromEnvironment('ENDPOINT')?.value;
   if (!endpoint)
-    throw configError(`Azure OpenAI needs an endpoint: set backends.openai.endpoint (or ${azureVariables('ENDPOINT', role).join(' or ')})`, { role });
-  if (!/^https?:\/\//i.test(endpoint)) throw configError(`the Azure endpoint ${describeUrl(endpoint)} must be an https URL`, { role });
+    throw backendConfigError(OPENAI_BACKEND_ID, `Azure OpenAI needs an endpoint: set backends.openai.endpoint (or ${azureVariables('ENDPOINT', role).join(' or ')})`, { role });
+  if (!/^https?:\/\//i.test(endpoint)) throw backendConfigError(OPENAI_BACKEND_ID, `the Azure endpoint ${describeUrl(endpoint)} must be an https URL`, { role });
 
   let authMode: AuthMode | undefined = pick('auth_mode');
   if (authMode === undefined) {
@@ -217,12 +216,12 @@ function resolveAzure(pick: Pick, role: OpenAiRole, modelId: string, environment
       const known = (AUTH_MODES as readonly string[]).includes(spelled)
         ? (spelled as AuthMode)
         : ({ key: 'api_key', aad: 'entra', azure_ad: 'entra', msi: 'managed_identity' } as Record<string, AuthMode>)[spelled];
-      if (!known) throw configError(`${variable.name} is ${variable.value}; auth modes are ${AUTH_MODES.join(', ')}`, { role });
+      if (!known) throw backendConfigError(OPENAI_BACKEND_ID, `${variable.name} is ${variable.value}; auth modes are ${AUTH_MODES.join(', ')}`, { role });
       authMode = known;
     }
   }
   if (authMode === undefined || authMode === 'auto') {
-    authMode = readFirstVariable(environment, apiKeyVariables('azure', role, pick('api_key_env'))) ? 'api_key' : 'entra';
+    authMode = readEnvironmentSetting(environment, apiKeyVariables('azure', role, pick('api_key_env'))) ? 'api_key' : 'entra';
   }
   const clientId = pick('managed_identity_client_id') ?? fromEnvironment('MANAGED_IDENTITY_CLIENT_ID')?.value;
   return {
@@ -248,7 +247,7 @@ function resolveThinkingMode(mode: ThinkingMode | undefined, enable: boolean | u
   const legacy: ThinkingMode | undefined =
     enable === undefined ? undefined : enable ? 'enabled' : preset.thinking === 'minimax-thinking' ? 'disabled' : 'server_default';
   if (mode !== undefined && legacy !== undefined && mode !== legacy)
-    throw configError(`thinking_mode ${mode} contradicts enable_thinking ${String(enable)} for the ${role}; keep one of them`, { role });
+    throw backendConfigError(OPENAI_BACKEND_ID, `thinking_mode ${mode} contradicts enable_thinking ${String(enable)} for the ${role}; keep one of them`, { role });
   const resolved = mode ?? legacy ?? (preset.thinking === 'minimax-thinking' ? 'disabled' : 'server_default');
   return (THINKING_MODES as readonly string[]).includes(resolved) ? resolved : 'server_default';
 }

@@ -1,6 +1,7 @@
 import { SkillOptError, type GenerateRequest } from '@skillopt/contract';
 import { createBackend } from '../src/index';
-import { completion, startFixtureServer, type FixtureServer } from './fixture-server';
+import type { FaultInjectingServer } from '@skillopt/backends-kit/testing';
+import { completion, startOpenAiServer } from './openai-replies';
 
 /*
  * Azure OpenAI through the SDK's AzureOpenAI client against a loopback "resource": the deployment
@@ -8,9 +9,9 @@ import { completion, startFixtureServer, type FixtureServer } from './fixture-se
  * from the optional @azure/identity, here replaced by a stand-in module).
  */
 
-let server: FixtureServer;
+let server: FaultInjectingServer;
 beforeEach(async () => {
-  server = await startFixtureServer();
+  server = await startOpenAiServer();
 });
 afterEach(async () => {
   await server.close();
@@ -60,7 +61,7 @@ describe('Azure OpenAI', () => {
     expect(result.text).toBe('Hi.');
     expect(result.providerMetadata).toMatchObject({ preset: 'azure', deployment: 'prod-gpt-41' });
     const [request] = server.requests;
-    expect(request?.url).toBe('/openai/deployments/prod-gpt-41/chat/completions?api-version=2025-04-01-preview');
+    expect(request?.path).toBe('/openai/deployments/prod-gpt-41/chat/completions?api-version=2025-04-01-preview');
     expect(request?.headers['api-key']).toBe('azure-key-123');
     expect(request?.headers.authorization).toBeUndefined();
   });

@@ -1,8 +1,9 @@
 import { openAiBackendConfigSchema } from '../src/index';
 
 /*
- * The section must accept exactly what core's translation of the original's configs produces
- * (packages/core/src/config/original-format and its tests), and refuse what it does not know.
+ * The section must accept exactly what the translation of the original's configs produces with
+ * this package's declaration (original-config-format.ts, tested end to end in
+ * original-config.test.ts), and refuse what it does not know.
  */
 
 const parse = (input: unknown) => openAiBackendConfigSchema.safeParse(input);

@@ -1,6 +1,8 @@
 import { ProviderError, SkillOptError, type GenerateRequest } from '@skillopt/contract';
 import { createBackend, type OpenAiBackendConfigInput } from '../src/index';
-import { completion, errorBody, startFixtureServer, type FixtureServer } from './fixture-server';
+import { createRateLimiterRegistry } from '@skillopt/backends-kit';
+import type { FaultInjectingServer } from '@skillopt/backends-kit/testing';
+import { completion, errorBody, startOpenAiServer } from './openai-replies';
 
 /*
  * The real `openai` SDK against a loopback server that answers in OpenAI's documented formats,
@@ -8,11 +10,11 @@ import { completion, errorBody, startFixtureServer, type FixtureServer } from '.
  */
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
-let server: FixtureServer;
+let server: FaultInjectingServer;
 let waits: number[];
 
 beforeEach(async () => {
-  server = await startFixtureServer();
+  server = await startOpenAiServer();
   waits = [];
 });
 afterEach(async () => {
@@ -21,7 +23,7 @@ afterEach(async () => {
 
 function modelFor(config: OpenAiBackendConfigInput = {}, modelId = 'gpt-5-mini') {
   const backend = createBackend(
-    { base_url: server.url, ...config },
+    { base_url: server.url('/v1'), ...config },
     {
       environment: { OPENAI_API_KEY: KEY },
       // Record the waits instead of sleeping them.
@@ -65,7 +67,7 @@ describe('a successful call', () => {
     expect(server.requests).toHaveLength(1);
     const [request] = server.requests;
     expect(request?.method).toBe('POST');
-    expect(request?.url).toBe('/v1/chat/completions');
+    expect(request?.path).toBe('/v1/chat/completions');
     expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
     // A reasoning model: max_completion_tokens and an effort it accepts (gpt-5-mini takes minimal, not none); no temperature.
     expect(request?.body).toEqual({
@@ -180,26 +182,26 @@ describe('retries of transport failures (usage counted once)', () => {
   });
 
   it('retries a reset connection', async () => {
-    server.script({ kind: 'destroy' }, { kind: 'json', body: completion('4') });
+    server.script({ kind: 'reset' }, { kind: 'json', body: completion('4') });
     const result = await modelFor().generate(ask);
     expect(result.text).toBe('4');
     expect(server.requests).toHaveLength(2);
   });
 
   it('reports a connection that keeps resetting as a retryable provider-connection', async () => {
-    server.script({ kind: 'destroy' }, { kind: 'destroy' });
+    server.script({ kind: 'reset' }, { kind: 'reset' });
     const error = await failureOf(modelFor({ max_attempts: 2 }).generate(ask));
     expect(error.code).toBe('provider-connection');
     expect(error.retryable).toBe(true);
-    expect(error.message).toContain(server.url);
+    expect(error.message).toContain(server.url('/v1'));
   });
 
   it('retries a body that is not JSON, and reports reply-malformed when it persists', async () => {
-    server.script({ kind: 'raw', body: '{"id": "chatcmpl-1", "choices": [' }, { kind: 'json', body: completion('4') });
+    server.script({ kind: 'text', body: '{"id": "chatcmpl-1", "choices": [' }, { kind: 'json', body: completion('4') });
     expect((await modelFor().generate(ask)).text).toBe('4');
     expect(server.requests).toHaveLength(2);
 
-    server.script({ kind: 'raw', body: 'not json' }, { kind: 'raw', body: '<html>proxy error</html>', headers: { 'content-type': 'text/html' } });
+    server.script({ kind: 'text', body: 'not json' }, { kind: 'text', body: '<html>proxy error</html>', headers: { 'content-type': 'text/html' } });
     const error = await failureOf(modelFor({ max_attempts: 2 }).generate(ask));
     expect(error.code).toBe('reply-malformed');
     expect(error.retryable).toBe(true);
@@ -233,7 +235,7 @@ describe('failures that are not retried', () => {
     expect(error.code).toBe('model-not-found');
     expect(error.retryable).toBe(false);
     expect(error.message).toContain('"gpt-9"');
-    expect(error.message).toContain(server.url);
+    expect(error.message).toContain(server.url('/v1'));
     expect(error.message).toContain('model.target');
     expect(server.requests).toHaveLength(1);
   });
@@ -319,6 +321,16 @@ describe('cancellation and limits', () => {
     expect(results).toHaveLength(6);
     expect(server.requests).toHaveLength(6);
     expect(server.peakConcurrency()).toBeLessThanOrEqual(2);
+  });
+
+  it('shares one limiter between the target and the optimizer that reach one server with one key', async () => {
+    const backend = createBackend({ base_url: server.url('/v1'), max_concurrency: 2 }, { environment: { OPENAI_API_KEY: KEY }, rateLimiters: createRateLimiterRegistry() });
+    const target = backend.createChatModel({ role: 'target', modelId: 'gpt-5-mini' });
+    const optimizer = backend.createChatModel({ role: 'optimizer', modelId: 'gpt-5' });
+    server.script(...Array.from({ length: 6 }, () => ({ kind: 'json' as const, body: completion('4'), delayMs: 30 })));
+    await Promise.all(Array.from({ length: 6 }, (_unused, index) => (index % 2 === 0 ? target : optimizer).generate(ask)));
+    expect(server.requests).toHaveLength(6);
+    expect(server.peakConcurrency()).toBe(2);
   });
 
   it('rejects an invalid request as an internal error before sending it', async () => {

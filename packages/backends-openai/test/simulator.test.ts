@@ -5,6 +5,7 @@ import { createAnswerKey, createSimulatedModel, createSimulatorServer, type Simu
 import { GOOD_SKILL, hardScore, syntheticItems, systemPrompt, userPrompt } from '../../backends-sim/test/helpers';
 import { reflectFailurePrompt } from '../../backends-sim/test/optimizer-prompts';
 import { parseReply, reflectReply } from '../../backends-sim/test/reply-schemas';
+import { rateLimitedReply, serverErrorReply, startFaultInjectingServer } from '@skillopt/backends-kit/testing';
 import { createBackend } from '../src/index';
 
 const items = syntheticItems();
@@ -110,5 +111,23 @@ describe('the openai backend against the simulated OpenAI-compatible server', ()
     expect(ProviderError.isInstance(error) && [error.code, error.retryable]).toEqual(['model-not-found', false]);
     expect((error as Error).message).toContain('sim-nonexistent');
     expect((error as Error).message).toContain(simulator.url);
+  });
+
+  it('waits out a 429 and retries a 503 injected in front of the simulator, then gets its answer', async () => {
+    const proxy = await startFaultInjectingServer({ upstream: new URL(simulator.url).origin });
+    try {
+      proxy.script(rateLimitedReply({ retryAfterMs: 20 }), serverErrorReply(503));
+      const target = createBackend({ preset: 'openai_compatible', base_url: proxy.url(new URL(simulator.url).pathname), max_attempts: 3 }, { environment: {} }).createChatModel({
+        role: 'target',
+        modelId: 'sim-target',
+      });
+      const item = items[0] as { question: string; references: string[] };
+      const result = await target.generate({ messages: taskMessages(item.question), purpose: 'rollout' });
+      expect(hardScore(result.text, item.references)).toBe(1);
+      expect(proxy.requests).toHaveLength(3);
+      expect(proxy.requests.every((request) => request.path.endsWith('/chat/completions'))).toBe(true);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -1,6 +1,4 @@
 import {
-  ERROR_CODES,
-  SkillOptError,
   type Backend,
   type BackendPackage,
   type ChatModel,
@@ -9,6 +7,7 @@ import {
   type PriceTable,
   type TaskItem,
 } from '@skillopt/contract';
+import { parseBackendConfig } from '@skillopt/backends-kit';
 import { z } from 'zod';
 import { createAnswerKey, EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { createSimulatedModel } from './simulated-model.js';
@@ -23,6 +22,8 @@ export const simBackendConfigSchema = z.strictObject({
   noise: probability.default(0.05),
   /** Simulated latency per call, in milliseconds. */
   latency_ms: z.number().min(0).default(0),
+  /** The time one call may take, in milliseconds, as a provider's client gives it; a slower call is a retryable provider-timeout. Absent: no limit. */
+  timeout_ms: z.number().positive().optional(),
   /** Probability that a reflection proposes a harmful rule. */
   harmful_rule_rate: probability.default(0.15),
   /** Probability that a reflection proposes a useless rule. */
@@ -54,15 +55,7 @@ export interface SimBackend extends Backend {
  * created before that see the answer key as soon as it arrives: they read it at every call.
  */
 export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
-  const parsed = simBackendConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: `backends.sim: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(section)'}: ${issue.message}`).join('; ')}`,
-    });
-  }
-  const settings = parsed.data;
+  const settings = parseBackendConfig(simBackendConfigSchema, config, 'sim');
   let answerKey: AnswerKey = EMPTY_ANSWER_KEY;
   return {
     specificationVersion: 'v1',
@@ -82,6 +75,7 @@ export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
         seed: settings.seed,
         noise: settings.noise,
         latencyMs: settings.latency_ms,
+        ...(settings.timeout_ms === undefined ? {} : { timeoutMs: settings.timeout_ms }),
         harmfulRuleRate: settings.harmful_rule_rate,
         uselessRuleRate: settings.useless_rule_rate,
         malformedReplyRate: settings.malformed_reply_rate,

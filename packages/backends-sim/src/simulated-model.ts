@@ -12,7 +12,7 @@ import {
   type ToolCall,
   type ToolDefinition,
 } from '@skillopt/contract';
-import { abortReason, estimateTokens, sleep } from '@skillopt/backends-kit';
+import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
 import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
@@ -33,6 +33,11 @@ export interface SimulatedModelOptions {
   noise?: number;
   /** Simulated latency per call, in milliseconds; abortable. Default 0. */
   latencyMs?: number;
+  /**
+   * The time one call may take, in milliseconds, as a real provider's client gives it: a call
+   * slower than this (its latency, say) fails with a retryable `provider-timeout`. Default: none.
+   */
+  timeoutMs?: number;
   /** The simulated knowledge, or a function returning the current one (read at every call). */
   answerKey?: AnswerKey | (() => AnswerKey);
   /** Probability (0..1) that a reflection proposes a harmful rule. Default 0. */
@@ -113,6 +118,8 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   const malformedReplyRate = checkRate('malformedReplyRate', options.malformedReplyRate);
   const latencyMs = options.latencyMs ?? 0;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) throw invalid(`latencyMs must be a number of at least 0, got ${latencyMs}`);
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw invalid(`timeoutMs must be a number greater than 0, got ${timeoutMs}`);
   const tendencyRates = { ...DEFAULT_TENDENCY_RATES };
   for (const [name, rate] of Object.entries(options.tendencyRates ?? {})) tendencyRates[name as FailureClass] = checkRate(`tendencyRates.${name}`, rate);
   const modelId = simulatedModelId(options.modelId, role);
@@ -145,54 +152,64 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     return { text, metadata: { knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy } };
   }
 
+  async function answer(received: GenerateRequest): Promise<GenerateResult> {
+    if (received.signal?.aborted) throw abortReason(received.signal);
+    const reading = readGenerateRequest(received);
+    if (!reading.ok) {
+      throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): an invalid request: ${reading.problems.join('; ')}` });
+    }
+    const request = reading.request;
+    const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request)];
+    let text: string;
+    let toolCalls: ToolCall[] | undefined;
+    const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
+    if (role === 'target') {
+      const reply = answerAsTarget(request);
+      text = reply.text;
+      toolCalls = reply.toolCalls;
+      Object.assign(metadata, reply.metadata);
+    } else {
+      const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
+      const reply = answerOptimizerPrompt({ seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId }, userTexts);
+      text = reply.text;
+      metadata.stage = reply.stage ?? 'unrecognised';
+      if (reply.prompt !== undefined) metadata.prompt = reply.prompt;
+      if (reply.malformed) metadata.malformed = true;
+    }
+    if (latencyMs > 0) await sleep(latencyMs, request.signal);
+    else if (request.signal?.aborted) throw abortReason(request.signal);
+    let finishReason: GenerateResult['finishReason'] = toolCalls ? 'tool-calls' : 'stop';
+    if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
+      text = text.slice(0, request.maxOutputTokens * 4);
+      finishReason = 'length';
+      toolCalls = undefined;
+    }
+    const input = request.messages.map(readableText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '');
+    const output = text + (toolCalls ? JSON.stringify(toolCalls) : '');
+    return {
+      text,
+      ...(toolCalls ? { toolCalls } : {}),
+      // Simulated counts, derived from text length (backends-kit's estimateTokens), hence `estimated`.
+      usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(output), estimated: true },
+      finishReason,
+      providerMetadata: metadata,
+      ...(warnings.length > 0 ? { warnings } : {}),
+    };
+  }
+
   return {
     specificationVersion: 'v1',
     provider: SIMULATED_PROVIDER,
     modelId,
     capabilities: SIMULATED_MODEL_CAPABILITIES,
-    async generate(received: GenerateRequest): Promise<GenerateResult> {
-      if (received.signal?.aborted) throw abortReason(received.signal);
-      const reading = readGenerateRequest(received);
-      if (!reading.ok) {
-        throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): an invalid request: ${reading.problems.join('; ')}` });
-      }
-      const request = reading.request;
-      const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request)];
-      let text: string;
-      let toolCalls: ToolCall[] | undefined;
-      const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
-      if (role === 'target') {
-        const reply = answerAsTarget(request);
-        text = reply.text;
-        toolCalls = reply.toolCalls;
-        Object.assign(metadata, reply.metadata);
-      } else {
-        const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
-        const reply = answerOptimizerPrompt({ seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId }, userTexts);
-        text = reply.text;
-        metadata.stage = reply.stage ?? 'unrecognised';
-        if (reply.prompt !== undefined) metadata.prompt = reply.prompt;
-        if (reply.malformed) metadata.malformed = true;
-      }
-      if (latencyMs > 0) await sleep(latencyMs, request.signal);
-      else if (request.signal?.aborted) throw abortReason(request.signal);
-      let finishReason: GenerateResult['finishReason'] = toolCalls ? 'tool-calls' : 'stop';
-      if (request.maxOutputTokens !== undefined && estimateTokens(text) > request.maxOutputTokens) {
-        text = text.slice(0, request.maxOutputTokens * 4);
-        finishReason = 'length';
-        toolCalls = undefined;
-      }
-      const input = request.messages.map(readableText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '');
-      const output = text + (toolCalls ? JSON.stringify(toolCalls) : '');
-      return {
-        text,
-        ...(toolCalls ? { toolCalls } : {}),
-        // Simulated counts, derived from text length (backends-kit's estimateTokens), hence `estimated`.
-        usage: { inputTokens: estimateTokens(input), outputTokens: estimateTokens(output), estimated: true },
-        finishReason,
-        providerMetadata: metadata,
-        ...(warnings.length > 0 ? { warnings } : {}),
-      };
+    generate(received: GenerateRequest): Promise<GenerateResult> {
+      if (timeoutMs === undefined) return answer(received);
+      return withTimeout((signal) => answer({ ...received, signal }), {
+        timeoutMs,
+        provider: SIMULATED_PROVIDER,
+        operationName: `the simulated call (${modelId})`,
+        ...(received.signal ? { signal: received.signal } : {}),
+      });
     },
   };
 }

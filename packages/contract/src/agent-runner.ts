@@ -3,6 +3,7 @@ import type { CallPurpose } from './call-purpose.js';
 import { callWarningSchema, type CallWarning } from './call-warning.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { isModelImplementation } from './implementation-shape.js';
+import { readRequest, type RequestReading } from './request-reading.js';
 import { usageSchema, type Usage } from './usage.js';
 
 /** A file placed in the agent's workspace before it starts; `path` is relative to the workspace. */
@@ -16,6 +17,17 @@ export const workspaceFileSchema = z.strictObject({
   content: z.union([z.string(), z.instanceof(Uint8Array)]),
 });
 export type WorkspaceFile = z.infer<typeof workspaceFileSchema>;
+
+/** The data of an agent run; `signal` is checked separately since it is not data. */
+export const agentRunRequestSchema = z.strictObject({
+  skill: z.string(),
+  prompt: z.string().min(1),
+  workspace: z.string().min(1),
+  files: z.array(workspaceFileSchema).optional(),
+  timeoutMs: z.number().positive(),
+  purpose: z.string().min(1),
+  signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
+});
 
 export interface AgentRunRequest {
   /** The skill document, installed where this harness reads skills (AGENTS.md, CLAUDE.md, …). */
@@ -74,6 +86,18 @@ export interface AgentRunnerV1 {
 
 /** The agent runner interface of this release (an alias of the newest version). */
 export type AgentRunner = AgentRunnerV1;
+
+/** An agent run request as a runner reads it: usable, with what it did not know as warnings. */
+export type AgentRunRequestReading = RequestReading<AgentRunRequest>;
+
+/**
+ * Checks a run request as `readGenerateRequest` checks a generate call: fields of the wrong type
+ * are problems (throw them), fields the contract does not know are left out and become
+ * `unknown-field` warnings for the result.
+ */
+export function readAgentRunRequest(input: unknown): AgentRunRequestReading {
+  return readRequest<AgentRunRequest>(agentRunRequestSchema, input, 'runner');
+}
 
 export function isAgentRunner(value: unknown): value is AgentRunner {
   return isModelImplementation(value, 'agent-runner');

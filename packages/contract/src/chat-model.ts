@@ -4,6 +4,7 @@ import { callWarningSchema, type CallWarning } from './call-warning.js';
 import type { ModelCapabilities } from './capabilities.js';
 import { messageSchema, type Message } from './messages.js';
 import { isModelImplementation } from './implementation-shape.js';
+import { readRequest, type RequestReading } from './request-reading.js';
 import { toolCallSchema, toolDefinitionSchema, type ToolCall, type ToolDefinition } from './tools.js';
 import { usageSchema, type Usage } from './usage.js';
 
@@ -96,7 +97,7 @@ export function isChatModel(value: unknown): value is ChatModel {
 }
 
 /** A generate request as an implementation reads it: usable, with what it did not know as warnings. */
-export type GenerateRequestReading = { ok: true; request: GenerateRequest; warnings: CallWarning[] } | { ok: false; problems: string[] };
+export type GenerateRequestReading = RequestReading<GenerateRequest>;
 
 /**
  * Checks a request the way an implementation should: fields of the wrong type are problems (the
@@ -105,40 +106,5 @@ export type GenerateRequestReading = { ok: true; request: GenerateRequest; warni
  * warnings, so the call is still answered and nothing is ignored silently.
  */
 export function readGenerateRequest(input: unknown): GenerateRequestReading {
-  const checked = generateRequestSchema.safeParse(input);
-  if (checked.success) return { ok: true, request: input as GenerateRequest, warnings: [] };
-  const unknownFields: string[][] = [];
-  const problems: string[] = [];
-  for (const issue of checked.error.issues) {
-    if (issue.code === 'unrecognized_keys') for (const key of issue.keys) unknownFields.push([...issue.path.map(String), key]);
-    else problems.push(`${issue.path.join('.') || '(request)'}: ${issue.message}`);
-  }
-  if (problems.length > 0) return { ok: false, problems };
-  const request = withoutFields(input, unknownFields) as GenerateRequest;
-  const warnings = unknownFields.map((path): CallWarning => ({
-    type: 'unknown-field',
-    field: path.join('.'),
-    message: `the request field \`${path.join('.')}\` is not part of the contract this model was built against; it was ignored`,
-  }));
-  return { ok: true, request, warnings };
-}
-
-/** A copy of `value` without the fields at `paths` (each a list of keys and array indexes). */
-function withoutFields(value: unknown, paths: readonly string[][]): unknown {
-  const copy = copyPlainData(value);
-  for (const path of paths) {
-    let holder: unknown = copy;
-    for (const key of path.slice(0, -1)) holder = (holder as Record<string, unknown>)?.[key];
-    if (typeof holder === 'object' && holder !== null) delete (holder as Record<string, unknown>)[path[path.length - 1]!];
-  }
-  return copy;
-}
-
-/** A deep copy of plain data that keeps an AbortSignal (and other class instances) by reference. */
-function copyPlainData(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(copyPlainData);
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) copy[key] = copyPlainData(item);
-  return copy;
+  return readRequest<GenerateRequest>(generateRequestSchema, input, 'model');
 }

@@ -7,6 +7,7 @@ export * from './price-table.js';
 export * from './optimizer-stage.js';
 export * from './call-purpose.js';
 export * from './call-warning.js';
+export type { RequestReading } from './request-reading.js';
 export * from './capabilities.js';
 export * from './chat-model.js';
 export * from './agent-runner.js';

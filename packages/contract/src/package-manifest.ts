@@ -28,7 +28,57 @@ export interface PackageManifestV1<Kind extends PackageKind = PackageKind, Confi
   specificationVersion: 'v1';
   configSchema: ConfigSchema<Config>;
   description?: string;
+  /**
+   * Backends: how this package reads its slice of a config written for the original SkillOpt. Core
+   * finds the package by the original's names and hands it the keys; without this, they pass
+   * through under their own names.
+   */
+  originalConfig?: OriginalConfigFormatV1;
 }
+
+/**
+ * A backend package's slice of the original SkillOpt's config format: the original kept every
+ * backend's settings as flat keys of its `model` section (`model.azure_openai_endpoint`,
+ * `model.target_qwen_chat_base_url`), ours live in `backends.<id>`. Core's name map sends each
+ * key family and each of the original's backend names to its package; the package says here what
+ * they mean.
+ */
+export interface OriginalConfigFormatV1 {
+  /**
+   * What each of the original's backend names that leads here implies for this package's section,
+   * by the original's canonical name: `{ qwen_chat: { preset: 'qwen' } }`. Core writes these
+   * settings into `backends.<id>` (a role's sub-section when the two roles disagree).
+   */
+  backendNames?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** The families of the original's flat keys this package reads. */
+  keyFamilies?: readonly OriginalKeyFamilyV1[];
+}
+
+/** The original-format slice of this release (an alias of the newest version). */
+export type OriginalConfigFormat = OriginalConfigFormatV1;
+
+/** The original's keys that begin with one prefix (`azure_openai_`), with their `optimizer_`/`target_` variants. */
+export interface OriginalKeyFamilyV1 {
+  /** The prefix as the original spelled it, e.g. `azure_openai_` for `model.azure_openai_endpoint`. */
+  prefix: string;
+  /**
+   * The original backend names whose roles read these keys (`['openai_chat']`); a role on this
+   * package under another name leaves them unused. Absent: every role on this package reads them.
+   */
+  usedBy?: readonly string[];
+  /** Our key for a suffix whose name changed, dotted for a sub-section (`{ optimizer_model: 'optimizer.model' }`). */
+  renames?: Readonly<Record<string, string>>;
+  /** Suffixes the original had itself retired, with the reason the warning gives. */
+  retired?: Readonly<Record<string, string>>;
+  /** Suffixes that set a role's model (`model.<role>`) instead, for that role when it reads the family (`{ model: 'target' }`). */
+  roleModelKeys?: Readonly<Record<string, 'target' | 'optimizer'>>;
+  /** The values the original's base config shipped for these keys: inherited rather than chosen, so ignoring them needs no warning. */
+  shippedDefaults?: Readonly<Record<string, unknown>>;
+  /** Where a secret of this family belongs instead (config files never hold one): the environment variable of each role, and of both. */
+  secretVariables?: { readonly shared: string; readonly target?: string; readonly optimizer?: string };
+}
+
+export type OriginalKeyFamily = OriginalKeyFamilyV1;
 
 /** The package manifest of this release (an alias of the newest version). */
 export type PackageManifest<Kind extends PackageKind = PackageKind, Config = unknown> = PackageManifestV1<Kind, Config>;

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import {
+  agentRunRequestSchema,
   agentRunResultSchema,
   callWarningSchema,
   generateRequestSchema,
   generateResultSchema,
   modelCapabilitiesSchema,
+  type AgentRunRequest,
   type AgentRunResult,
   type CallWarning,
   type GenerateRequest,
@@ -29,6 +31,7 @@ function agree<Check extends true>(): Check | undefined {
 // `purpose` is an open string in the schema and an autocompleting union in the interface; the
 // signal is a custom check in the schema. Both reduce to the same values.
 type RequestData = Omit<GenerateRequest, 'purpose' | 'signal'> & { purpose: string; signal?: AbortSignal | undefined };
+type RunRequestData = Omit<AgentRunRequest, 'purpose' | 'signal'> & { purpose: string; signal?: AbortSignal | undefined };
 
 describe('schemas and interfaces', () => {
   it('describe the same shapes (checked at compile time)', () => {
@@ -37,6 +40,7 @@ describe('schemas and interfaces', () => {
     agree<Exactly<Flat<z.infer<typeof generateResultSchema>>, Flat<GenerateResult>>>();
     agree<Exactly<Flat<z.infer<typeof agentRunResultSchema>>, Flat<AgentRunResult>>>();
     agree<Exactly<Flat<z.infer<typeof generateRequestSchema>>, Flat<RequestData>>>();
+    agree<Exactly<Flat<z.infer<typeof agentRunRequestSchema>>, Flat<RunRequestData>>>();
     // A deliberate mismatch is caught: the check itself works.
     // @ts-expect-error a missing field is not the same shape
     agree<Exactly<Flat<Omit<Usage, 'estimated'>>, Flat<Usage>>>();

@@ -1,5 +1,6 @@
 import {
   RUN_EVENT_TYPES,
+  readAgentRunRequest,
   readGenerateRequest,
   readRunEvent,
   runEventReaderSchema,
@@ -110,6 +111,39 @@ describe('reading a generate request', () => {
     expect(readGenerateRequest({ messages, purpose: 'rollout', temperature: 'hot', seed: 1 })).toEqual({
       ok: false,
       problems: [expect.stringMatching(/^temperature: /)],
+    });
+  });
+});
+
+describe('reading an agent run request', () => {
+  const request = { skill: '# Skill', prompt: 'Fix the failing test.', workspace: '/tmp/run-1', timeoutMs: 60_000, purpose: 'rollout' };
+
+  it('passes a request the contract knows through untouched', () => {
+    const reading = readAgentRunRequest(request);
+    expect(reading).toEqual({ ok: true, request, warnings: [] });
+    if (reading.ok) expect(reading.request).toBe(request);
+  });
+
+  it('leaves out fields it does not know and names each in a warning, keeping the signal and file bytes by reference', () => {
+    const signal = new AbortController().signal;
+    const bytes = new Uint8Array([1, 2, 3]);
+    const reading = readAgentRunRequest({ ...request, signal, files: [{ path: 'data.bin', content: bytes }], sandbox: 'strict' });
+    expect(reading).toEqual({
+      ok: true,
+      request: { ...request, signal, files: [{ path: 'data.bin', content: bytes }] },
+      warnings: [expect.objectContaining({ type: 'unknown-field', field: 'sandbox', message: expect.stringContaining('this runner') })],
+    });
+    if (reading.ok) {
+      expect(reading.request.signal).toBe(signal);
+      expect(reading.request.files?.[0]?.content).toBe(bytes);
+    }
+  });
+
+  it('reports fields of the wrong type, and files that leave the workspace, as problems', () => {
+    expect(readAgentRunRequest({ ...request, timeoutMs: -1 })).toEqual({ ok: false, problems: [expect.stringMatching(/^timeoutMs: /)] });
+    expect(readAgentRunRequest({ ...request, files: [{ path: '../escape.txt', content: 'x' }] })).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^files\.0\.path: workspace file paths are relative/)],
     });
   });
 });

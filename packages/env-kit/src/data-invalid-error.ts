@@ -1,5 +1,4 @@
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import type { z } from 'zod';
 
 /**
  * Where a raw item came from, so an error can send the reader straight to it: the file, the
@@ -32,18 +31,8 @@ export function createDataInvalidError(message: string, details: Record<string, 
   });
 }
 
-/**
- * One line per zod issue, `path: message`, because a split error lands in a terminal or a JSON
- * report where zod's own multi-line pretty format is hard to read.
- */
-export function formatZodIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.map((segment) => String(segment)).join('.');
-      return path === '' ? issue.message : `${path}: ${issue.message}`;
-    })
-    .join('; ');
-}
+// One line for every zod issue: the formatting every package shares, re-exported for env authors.
+export { formatZodIssues } from '@skillopt/runtime-kit';
 
 /** True for the `data-invalid` errors of the split loaders, so callers can tell bad data from bugs. */
 export function isDataInvalidError(error: unknown): error is SkillOptError {

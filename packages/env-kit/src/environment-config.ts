@@ -1,4 +1,5 @@
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { formatZodIssues } from '@skillopt/runtime-kit';
 import type { z } from 'zod';
 
 /**
@@ -8,12 +9,7 @@ import type { z } from 'zod';
 export function parseEnvironmentConfig<Schema extends z.ZodType>(schema: Schema, input: unknown, environmentId: string): z.output<Schema> {
   const parsed = schema.safeParse(input ?? {});
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues
-    .map((issue) => {
-      const where = issue.path.map(String).join('.');
-      return where === '' ? issue.message : `env.${where}: ${issue.message}`;
-    })
-    .join('; ');
+  const problems = formatZodIssues(parsed.error, { pathPrefix: 'env' });
   throw new SkillOptError({
     code: ERROR_CODES.configInvalid,
     category: 'user',

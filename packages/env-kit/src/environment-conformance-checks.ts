@@ -18,7 +18,7 @@ import {
   type TargetKind,
   type TaskItem,
 } from '@skillopt/contract';
-import { formatZodIssues } from './data-invalid-error.js';
+import { formatZodIssues } from '@skillopt/runtime-kit';
 import { createRolloutWorkDirectory } from './rollout-work-directory.js';
 import {
   createFailingTarget,

@@ -1,6 +1,7 @@
 import { taskItemSchema, type TaskItem } from '@skillopt/contract';
+import { formatZodIssues } from '@skillopt/runtime-kit';
 import type { z } from 'zod';
-import { createDataInvalidError, describeItemSource, formatZodIssues, type ItemSource } from './data-invalid-error.js';
+import { createDataInvalidError, describeItemSource, type ItemSource } from './data-invalid-error.js';
 import { readRawItemsFile, type RawItem } from './raw-items-file.js';
 
 /**

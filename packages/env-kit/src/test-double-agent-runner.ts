@@ -4,7 +4,7 @@ import {
   type AgentRunResult,
   type TaskItem,
 } from '@skillopt/contract';
-import { raceWithAbort } from './abort-race.js';
+import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags } from './reference-answer-key.js';
 import type { ReferenceAnsweringOptions } from './test-double-chat-model.js';
 
@@ -65,7 +65,7 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
       if (request.signal?.aborted) throw request.signal.reason;
       const callIndex = calls.length;
       calls.push(request);
-      const reply = await raceWithAbort(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
+      const reply = await abortable(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
       return toAgentRunResult(reply, request);
     },
   };

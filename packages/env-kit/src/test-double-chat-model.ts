@@ -5,7 +5,7 @@ import {
   type GenerateResult,
   type TaskItem,
 } from '@skillopt/contract';
-import { raceWithAbort } from './abort-race.js';
+import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags, type AnswerFormatter } from './reference-answer-key.js';
 
 /** What a scripted reply may be: the reply text, or a whole result (for usage, tool calls, finish reasons). */
@@ -74,7 +74,7 @@ export function createScriptedChatModel(options: ScriptedChatModelOptions): Scri
       if (request.signal?.aborted) throw request.signal.reason;
       const callIndex = calls.length;
       calls.push(request);
-      const reply = await raceWithAbort(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
+      const reply = await abortable(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
       return toGenerateResult(reply, request);
     },
   };

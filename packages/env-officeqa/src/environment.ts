@@ -13,11 +13,12 @@ import {
   type TrajectoryTurn,
   type Usage,
 } from '@skillopt/contract';
+import { abortable } from '@skillopt/runtime-kit';
 import { parseOfficeQaConfig, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
 import { locateItemDocuments, resolveDocumentRoots } from './corpus.js';
 import { scoreOfficeQaReply, type OfficeQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
-import { generateBefore, startItemDeadline, untilAborted } from './item-deadline.js';
+import { generateBefore, startItemDeadline } from './item-deadline.js';
 import { OFFICEQA_TASK_TYPES, officeQaItemMapper, type OfficeQaTaskItem } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
 import { OFFICEQA_TOOLS, runOfficeQaTool } from './tools.js';
@@ -102,8 +103,8 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
   const started = Date.now();
   const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, item.id);
   try {
-    const roots = await untilAborted(resolveDocumentRoots(documentFolders(config)), deadline.signal);
-    const documents = await untilAborted(locateItemDocuments(item.id, item.files, roots), deadline.signal);
+    const roots = await abortable(resolveDocumentRoots(documentFolders(config)), deadline.signal);
+    const documents = await abortable(locateItemDocuments(item.id, item.files, roots), deadline.signal);
     const userPrompt = buildUserPrompt(item.question, item.files, item.sourceDocs);
     const messages: Message[] = [
       { role: 'system', content: buildSystemPrompt(skill) },
@@ -150,7 +151,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
       const results = [];
       for (const call of calls) {
         deadline.signal.throwIfAborted();
-        const outcome = await untilAborted(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
+        const outcome = await abortable(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
         toolCallCount += 1;
         if (outcome.isError) toolErrorCount += 1;
         results.push({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, ...(outcome.isError ? { isError: true } : {}) });

@@ -1,7 +1,7 @@
 import { addUsage, EMPTY_USAGE, type ChatModel, type Edit, type Usage } from '@skillopt/contract';
 import { z } from 'zod';
 import { DEFAULT_OPTIMIZER_CONCURRENCY, mapConcurrent } from './concurrency.js';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 import { allOrAbort } from './linked-abort.js';
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';

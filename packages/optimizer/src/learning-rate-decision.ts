@@ -1,6 +1,6 @@
 import { type ChatModel, type Edit, EMPTY_USAGE } from '@skillopt/contract';
 import { z } from 'zod';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 import {
   scheduledLearningRate,
   validateLearningRateSettings,

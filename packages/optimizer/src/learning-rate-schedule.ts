@@ -1,4 +1,4 @@
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 
 /**
  * How the learning rate (the most edits applied in one step) changes over a run. `autonomous`

@@ -1,7 +1,7 @@
 import { type ChatModel, EMPTY_USAGE } from '@skillopt/contract';
 import { z } from 'zod';
 import { appendixNoteKey, cleanAppendixNote, deduplicateAppendixNotes } from './appendix-notes.js';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 import { hasProtectedBlock, readProtectedBlock, writeProtectedBlock } from './protected-blocks.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import type { StageResult } from './stage-result.js';

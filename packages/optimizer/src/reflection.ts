@@ -2,7 +2,7 @@ import { addUsage, EMPTY_USAGE, type ChatModel, type Edit, type RolloutResult, t
 import { z } from 'zod';
 import { deduplicateAppendixNotes } from './appendix-notes.js';
 import { DEFAULT_OPTIMIZER_CONCURRENCY, mapConcurrent } from './concurrency.js';
-import { invalidOption, requirePositiveInteger } from './invalid-option.js';
+import { invalidOption, requirePositiveInteger } from '@skillopt/runtime-kit';
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { proposedEditSchema, toEdit } from './proposed-edit.js';

@@ -1,6 +1,6 @@
 import { EMPTY_USAGE, type ChatModel, type Edit } from '@skillopt/contract';
 import { z } from 'zod';
-import { invalidOption } from './invalid-option.js';
+import { invalidOption } from '@skillopt/runtime-kit';
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { renderNumberedEdits } from './proposed-edit.js';

@@ -93,7 +93,16 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
     provenance.recordValue(override.path, override.value, { kind: 'override', text: displayedOverride(text.trim()) });
   }
 
-  const translated = translateOriginalConfig(merged, { flatLegacy });
+  const schema = options.schema ?? composeConfigSchema();
+  const translated = translateOriginalConfig(merged, {
+    flatLegacy,
+    // Each loaded backend package translates its own slice of the original's keys.
+    backendPackages: schema.backends,
+    isInherited: (dottedKey) => {
+      const source = provenance.nearestSourceOf(dottedKey);
+      return source?.kind === 'file' && source.includedBy !== undefined;
+    },
+  });
   provenance.applyMoves(translated.moves);
 
   const workingDirectory = options.workingDirectory ?? process.cwd();
@@ -103,7 +112,6 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
     filePathsFromWorkingDirectory: translated.originalFormat,
   });
 
-  const schema = options.schema ?? composeConfigSchema();
   const validated = validateConfig(withPaths, schema, {
     describeSource: (path) => {
       const source = provenance.nearestSourceOf(path);

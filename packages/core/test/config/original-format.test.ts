@@ -1,4 +1,13 @@
-import { liftFlatLegacyKeys, translateOriginalConfig, validateConfig } from '../../src/config/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { liftFlatLegacyKeys, translateOriginalConfig as translateWithoutPackages, validateConfig, type ConfigTree, type TranslateOriginalConfigOptions } from '../../src/config/index.js';
+import { ORIGINAL_KEY_PREFIXES } from '../../src/config/original-format/original-key-names.js';
+import { backendManifest, STUB_BACKEND_PACKAGES } from './stub-packages.js';
+
+/** The translation with every stand-in backend package loaded, each translating its own slice. */
+const translateOriginalConfig = (config: ConfigTree, options: TranslateOriginalConfigOptions = {}) =>
+  translateWithoutPackages(config, { backendPackages: STUB_BACKEND_PACKAGES, ...options });
 
 const codes = (warnings: ReadonlyArray<{ code: string }>) => warnings.map((warning) => warning.code);
 
@@ -225,5 +234,57 @@ describe('translateOriginalConfig: other keys', () => {
     expect(translated.config.backends).toEqual({ openai: { preset: 'azure' } });
     const { config } = validateConfig(translated.config);
     expect(config.train.num_epochs).toBe(1);
+  });
+});
+
+describe('translateOriginalConfig: each backend package translates its own keys', () => {
+  it("follows the package's declaration, whatever it says", () => {
+    const cursor = backendManifest('cursor', z.record(z.string(), z.unknown()), {
+      keyFamilies: [{ prefix: 'cursor_exec_', renames: { sandbox: 'sandbox_mode' }, retired: { path: 'the cursor package finds its CLI itself' } }],
+    });
+    const { config, warnings } = translateWithoutPackages(
+      { model: { target_backend: 'cursor_exec', optimizer_backend: 'openai_chat', cursor_exec_sandbox: 'enabled', cursor_exec_path: '/opt/cursor-agent' } },
+      { backendPackages: { cursor } },
+    );
+    expect(config.backends).toEqual({ cursor: { sandbox_mode: 'enabled' } });
+    expect(warnings).toEqual([
+      { code: 'retired-key', path: 'model.cursor_exec_path', message: 'model.cursor_exec_path is retired and was ignored: the cursor package finds its CLI itself' },
+    ]);
+  });
+
+  it('passes the keys of a package that is not installed through under their own names, implying nothing', () => {
+    const { config } = translateWithoutPackages({
+      model: { optimizer_backend: 'claude_chat', target_backend: 'codex_exec', codex_exec_full_auto: true, codex_path: '/opt/codex', claude_code_exec_effort: 'high' },
+    });
+    // Without their packages nothing says that claude_chat means chat mode or that full_auto was retired.
+    expect(config.backends).toEqual({ codex: { full_auto: true, path: '/opt/codex' }, 'claude-code': { effort: 'high' } });
+    expect(config.model).toEqual({ optimizer_backend: 'claude-code', target_backend: 'codex' });
+  });
+
+  it('warns when an installed package does not say how it reads a family of its keys', () => {
+    const openai = backendManifest('openai', z.record(z.string(), z.unknown()), { backendNames: { qwen_chat: { preset: 'qwen' } } });
+    const { config, warnings } = translateWithoutPackages({ model: { target_backend: 'qwen_chat', optimizer_backend: 'qwen_chat', qwen_chat_base_url: 'http://localhost:8000/v1' } }, { backendPackages: { openai } });
+    expect(config.backends).toEqual({ openai: { preset: 'qwen', base_url: 'http://localhost:8000/v1' } });
+    expect(warnings).toEqual([
+      {
+        code: 'value-translated',
+        path: 'model.qwen_chat_base_url',
+        message: 'model.qwen_chat_base_url: the installed backend package "openai" does not say how it reads these keys of the original\'s format; they were passed to backends.openai under their own names',
+      },
+    ]);
+  });
+
+  it('ignores without a warning the settings of an unused backend that a base file set, but not those the config itself set', () => {
+    const input = { model: { optimizer_backend: 'openai_chat', target_backend: 'openai_chat', cursor_exec_sandbox: 'enabled', copilot_exec_path: '/opt/copilot' } };
+    const { warnings } = translateWithoutPackages(input, { isInherited: (key) => key === 'model.cursor_exec_sandbox' });
+    expect(warnings.map((warning) => warning.message)).toEqual(['model.copilot_exec_path: settings of copilot_exec, which neither role uses here; ignored']);
+  });
+
+  it('names no backend key in the translator: its only knowledge of backends is the name map', () => {
+    const source = readFileSync(join(__dirname, '../../src/config/original-format/translate-original-config.ts'), 'utf8');
+    const literals = [...source.matchAll(/'([^'\n]*)'/g)].map((match) => match[1] as string);
+    const prefixes = ORIGINAL_KEY_PREFIXES.map((family) => family.prefix);
+    expect(literals.filter((literal) => prefixes.some((prefix) => literal.includes(prefix)))).toEqual([]);
+    expect(literals.filter((literal) => ['preset', 'mode', 'endpoint', 'base_url', 'sandbox', 'path'].includes(literal))).toEqual([]);
   });
 });

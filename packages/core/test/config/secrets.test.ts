@@ -1,5 +1,6 @@
 import { isSecretKey, REDACTED, redactSecrets, redactSecretText } from '@skillopt/contract';
 import { dropConfigSecrets, translateOriginalConfig, validateConfig } from '../../src/config/index.js';
+import { STUB_BACKEND_PACKAGES } from './stub-packages.js';
 
 describe('isSecretKey', () => {
   it.each(['api_key', 'apiKey', 'API_KEY', 'azure_openai_api_key', 'x-api-key', 'token', 'access_token', 'githubToken', 'secret', 'client_secret', 'password', 'Authorization', 'bearer', 'credentials', 'private_key', 'cookie'])(
@@ -35,23 +36,34 @@ describe('secrets in configs are never kept', () => {
     expect(warnings.map((warning) => warning.code)).toEqual(['secret-dropped', 'section-not-validated']);
   });
 
-  it("drops the original's flat API keys, naming the variable the original read too", () => {
-    const { config, warnings } = translateOriginalConfig({
-      model: {
-        target_backend: 'minimax_chat',
-        optimizer_backend: 'openai_chat',
-        azure_openai_api_key: 'k1',
-        minimax_api_key: 'k2',
-        target_minimax_api_key: 'k3',
-        optimizer_azure_openai_api_key: '',
-      },
-    });
+  const withFlatKeys = {
+    model: {
+      target_backend: 'minimax_chat',
+      optimizer_backend: 'openai_chat',
+      azure_openai_api_key: 'k1',
+      minimax_api_key: 'k2',
+      target_minimax_api_key: 'k3',
+      optimizer_azure_openai_api_key: '',
+    },
+  };
+
+  it("drops the original's flat API keys, naming the variable its package reads instead", () => {
+    const { config, warnings } = translateOriginalConfig(withFlatKeys, { backendPackages: STUB_BACKEND_PACKAGES });
     expect(JSON.stringify(config)).not.toMatch(/k1|k2|k3/);
     expect(warnings.map((warning) => [warning.path, warning.message.split(' — ')[1]])).toEqual([
       ['model.azure_openai_api_key', 'set the environment variable AZURE_OPENAI_API_KEY instead'],
       ['model.minimax_api_key', 'set the environment variable MINIMAX_API_KEY instead'],
       ['model.target_minimax_api_key', 'set the environment variable TARGET_MINIMAX_API_KEY instead'],
     ]);
+  });
+
+  it('drops them too when their package is not installed, pointing to its documentation', () => {
+    const { config, warnings } = translateOriginalConfig(withFlatKeys);
+    expect(JSON.stringify(config)).not.toMatch(/k1|k2|k3/);
+    expect(warnings.map((warning) => warning.code)).toEqual(['secret-dropped', 'secret-dropped', 'secret-dropped']);
+    expect(warnings[0]?.message).toBe(
+      'model.azure_openai_api_key holds a secret, and secrets are never read from config files; it was ignored — set the key in the environment variable the openai backend package documents instead',
+    );
   });
 });
 

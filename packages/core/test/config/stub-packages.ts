@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type PackageManifest } from '@skillopt/contract';
+import { type OriginalConfigFormat, type PackageManifest } from '@skillopt/contract';
 
 /*
  * Stand-ins for env and backend packages, as a test of core needs them: a manifest whose
@@ -11,8 +11,8 @@ export function envManifest(id: string, schema: PackageManifest['configSchema'])
   return { kind: 'env', id, specificationVersion: 'v1', configSchema: schema };
 }
 
-export function backendManifest(id: string, schema: PackageManifest['configSchema']): PackageManifest<'backend'> {
-  return { kind: 'backend', id, specificationVersion: 'v1', configSchema: schema };
+export function backendManifest(id: string, schema: PackageManifest['configSchema'], originalConfig?: OriginalConfigFormat): PackageManifest<'backend'> {
+  return { kind: 'backend', id, specificationVersion: 'v1', configSchema: schema, ...(originalConfig ? { originalConfig } : {}) };
 }
 
 export const searchqaEnv = envManifest(
@@ -46,6 +46,31 @@ const openAiSettings = {
   timeout_seconds: z.number().positive().default(300),
 };
 
+/*
+ * The slices of the original's config format the stand-ins declare, as their packages do: the
+ * openai one as @skillopt/backends-openai declares it (its own tests check the real one), the
+ * others as the harness packages will when they exist.
+ */
+const openAiOriginalConfig: OriginalConfigFormat = {
+  backendNames: { openai_chat: { preset: 'azure' }, qwen_chat: { preset: 'qwen' }, minimax_chat: { preset: 'minimax' } },
+  keyFamilies: [
+    {
+      prefix: 'azure_openai_',
+      usedBy: ['openai_chat'],
+      shippedDefaults: { api_version: '2024-12-01-preview', ad_scope: 'https://cognitiveservices.azure.com/.default' },
+      secretVariables: { shared: 'AZURE_OPENAI_API_KEY', target: 'TARGET_AZURE_OPENAI_API_KEY', optimizer: 'OPTIMIZER_AZURE_OPENAI_API_KEY' },
+    },
+    { prefix: 'qwen_chat_', usedBy: ['qwen_chat'], secretVariables: { shared: 'QWEN_CHAT_API_KEY', target: 'TARGET_QWEN_CHAT_API_KEY', optimizer: 'OPTIMIZER_QWEN_CHAT_API_KEY' } },
+    {
+      prefix: 'minimax_',
+      usedBy: ['minimax_chat'],
+      roleModelKeys: { model: 'target' },
+      shippedDefaults: { model: 'MiniMax-M3', temperature: '0.7', max_tokens: '8000', enable_thinking: 'false' },
+      secretVariables: { shared: 'MINIMAX_API_KEY', target: 'TARGET_MINIMAX_API_KEY', optimizer: 'OPTIMIZER_MINIMAX_API_KEY' },
+    },
+  ],
+};
+
 export const openAiBackend = backendManifest(
   'openai',
   z.strictObject({
@@ -53,6 +78,7 @@ export const openAiBackend = backendManifest(
     optimizer: z.strictObject(openAiSettings).optional(),
     target: z.strictObject(openAiSettings).optional(),
   }),
+  openAiOriginalConfig,
 );
 
 export const codexBackend = backendManifest(
@@ -61,4 +87,22 @@ export const codexBackend = backendManifest(
     path: z.string().default('codex'),
     sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write'),
   }),
+  { keyFamilies: [{ prefix: 'codex_exec_', retired: { full_auto: 'the original had already deprecated it and never passed it on; use codex_exec_sandbox / backends.codex.sandbox' } }] },
 );
+
+const anySection = z.record(z.string(), z.unknown());
+
+export const claudeCodeBackend = backendManifest('claude-code', anySection, {
+  backendNames: { claude_chat: { mode: 'chat' } },
+  keyFamilies: [{ prefix: 'claude_code_exec_', shippedDefaults: { path: 'claude', use_sdk: 'auto', effort: 'medium', max_thinking_tokens: 16384 } }],
+});
+
+export const copilotBackend = backendManifest('copilot', anySection, {
+  backendNames: { copilot_chat: { mode: 'chat' } },
+  keyFamilies: [{ prefix: 'copilot_chat_', renames: { optimizer_model: 'optimizer.model', target_model: 'target.model' } }, { prefix: 'copilot_exec_' }],
+});
+
+export const cursorBackend = backendManifest('cursor', anySection, { keyFamilies: [{ prefix: 'cursor_exec_' }] });
+
+/** Every stand-in backend by id, as translateOriginalConfig takes them. */
+export const STUB_BACKEND_PACKAGES = { openai: openAiBackend, codex: codexBackend, 'claude-code': claudeCodeBackend, copilot: copilotBackend, cursor: cursorBackend };

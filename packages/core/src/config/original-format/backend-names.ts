@@ -1,31 +1,28 @@
-import type { OpenAiPreset } from './backend-keys.js';
-
 /**
- * The original's backend names and what they are called here (DESIGN.md "Configuration"). The
- * original had one backend per provider flavour; ours has one package per provider with presets
- * (openai: Azure, Qwen, MiniMax, any OpenAI-compatible server) and one per agent CLI.
+ * The original's backend names and the package each one is found in here (DESIGN.md
+ * "Configuration"): the name map that finds the package. The original had one backend per
+ * provider flavour; ours has one package per provider with presets (openai: Azure, Qwen, MiniMax,
+ * any OpenAI-compatible server) and one per agent CLI. What a name implies inside its package's
+ * section (openai_chat → preset azure, claude_chat → chat mode) the package declares in its
+ * manifest's `originalConfig.backendNames`.
  */
 export interface TranslatedBackend {
-  /** Our backend id. */
+  /** Our backend id (the package's). */
   id: string;
-  /** For openai: which provider preset. */
-  preset?: OpenAiPreset;
-  /** `chat` when the original used an agent CLI as a plain chat model (claude_chat, copilot_chat). */
-  mode?: 'chat';
-  /** The original's canonical name, for messages. */
+  /** The original's canonical name: what the package's declaration is keyed on, and named in messages. */
   original: string;
 }
 
-const AZURE: TranslatedBackend = { id: 'openai', preset: 'azure', original: 'openai_chat' };
+const AZURE: TranslatedBackend = { id: 'openai', original: 'openai_chat' };
 const COMPATIBLE: TranslatedBackend = { id: 'openai', original: 'openai_compatible' };
-const QWEN: TranslatedBackend = { id: 'openai', preset: 'qwen', original: 'qwen_chat' };
-const MINIMAX: TranslatedBackend = { id: 'openai', preset: 'minimax', original: 'minimax_chat' };
+const QWEN: TranslatedBackend = { id: 'openai', original: 'qwen_chat' };
+const MINIMAX: TranslatedBackend = { id: 'openai', original: 'minimax_chat' };
 const CLAUDE_CODE: TranslatedBackend = { id: 'claude-code', original: 'claude_code_exec' };
-const CLAUDE_CHAT: TranslatedBackend = { id: 'claude-code', mode: 'chat', original: 'claude_chat' };
+const CLAUDE_CHAT: TranslatedBackend = { id: 'claude-code', original: 'claude_chat' };
 const CODEX: TranslatedBackend = { id: 'codex', original: 'codex_exec' };
 const CURSOR: TranslatedBackend = { id: 'cursor', original: 'cursor_exec' };
 const COPILOT_EXEC: TranslatedBackend = { id: 'copilot', original: 'copilot_exec' };
-const COPILOT_CHAT: TranslatedBackend = { id: 'copilot', mode: 'chat', original: 'copilot_chat' };
+const COPILOT_CHAT: TranslatedBackend = { id: 'copilot', original: 'copilot_chat' };
 
 /**
  * Names (and the original's aliases of them, upstream-backends §1.1) that only the original

@@ -1,6 +1,6 @@
 import { isConfigMapping, type ConfigTree } from '../config-tree.js';
 import { CONFIG_SECTIONS } from '../core-config-schema.js';
-import { LEGACY_AZURE_KEYS, matchBackendKey } from './backend-keys.js';
+import { matchOriginalBackendKey, ORIGINAL_KEY_SPELLINGS } from './original-key-names.js';
 
 /**
  * The original's configs come in two shapes (upstream-core §7.1): structured (sections `model`,
@@ -80,9 +80,7 @@ export function structuredPathOfFlatKey(key: string, value?: unknown): string[] 
   if (key === 'env') return value === undefined || isConfigMapping(value) ? undefined : ['env', 'name'];
   const known = FLAT_KEY_PATHS[key];
   if (known) return [...known];
-  const legacyAzure = LEGACY_AZURE_KEYS[key];
-  if (legacyAzure) return ['model', legacyAzure];
-  if (matchBackendKey(key)) return ['model', key];
+  if (matchOriginalBackendKey(key)) return ['model', ORIGINAL_KEY_SPELLINGS[key] ?? key];
   return undefined;
 }
 

@@ -1,8 +1,7 @@
 import { cloneConfigValue, getAtPath, isConfigMapping, setAtPath, type ConfigTree } from '../config-tree.js';
 import { configWarning, type ConfigWarning } from '../config-warning.js';
 import { envCoreShape } from '../core-config-schema.js';
-import { isSecretKey } from '@skillopt/contract';
-import { matchBackendKey, type BackendKeyFamily } from './backend-keys.js';
+import { isSecretKey, type OriginalConfigFormat, type OriginalKeyFamily, type PackageManifest } from '@skillopt/contract';
 import {
   backendOf,
   BACKENDS_WITH_OWN_DEFAULT_MODEL,
@@ -14,6 +13,7 @@ import {
   translateBackendName,
   type TranslatedBackend,
 } from './backend-names.js';
+import { matchOriginalBackendKey, type OriginalKeyMatch } from './original-key-names.js';
 
 /**
  * A key that translation moved, copied or dropped, so provenance can follow the value: the
@@ -39,6 +39,19 @@ export interface TranslatedConfig {
 export interface TranslateOriginalConfigOptions {
   /** One of the layers was a flat legacy config (known from lifting, before the merge). */
   flatLegacy?: boolean;
+  /**
+   * The manifests of the backend packages that are loaded, by id: each translates its own slice
+   * of the original's keys (`originalConfig`). Keys of a package not given pass through under
+   * their own names (without prefix) into `backends.<id>`, where validation warns that the
+   * package is not installed.
+   */
+  backendPackages?: Readonly<Record<string, Pick<PackageManifest, 'originalConfig'>>>;
+  /**
+   * Whether the value at a dotted key came from a base file (`_base_`) rather than the config the
+   * user ran: an inherited setting of a backend no role uses was not chosen, so ignoring it needs
+   * no warning.
+   */
+  isInherited?: (dottedKey: string) => boolean;
 }
 
 type Role = 'optimizer' | 'target';
@@ -58,13 +71,14 @@ const RETIRED_KEYS: ReadonlyArray<{ path: [string, string]; reason: string; sile
 
 /**
  * Translates a configuration written for the original (upstream-core §7) into ours; a config
- * already in our format passes through unchanged. What changes: backend names
- * (`openai_chat` → `openai` with preset azure, `claude_code_exec` → `claude-code`, …), the flat
- * backend keys of `model` (→ `backends.<id>.…`, per-role variants → `backends.<id>.<role>.…`),
- * the retired `model.backend` label (→ the two role keys), retired keys (dropped, warned),
- * `livemathematicianbench` → `livemath`, and empty
- * strings, which meant "unset" in the original. API keys are dropped with a warning naming the
- * environment variable to use.
+ * already in our format passes through unchanged. What changes: backend names (core's name map:
+ * `openai_chat` → `openai`, `claude_code_exec` → `claude-code`, …, plus the settings each name
+ * implies, as its package declares), the flat backend keys of `model` (→ `backends.<id>.…`, per-role
+ * variants → `backends.<id>.<role>.…`, each as its package declares), the retired `model.backend`
+ * label (→ the two role keys), core's retired keys (dropped, warned), `livemathematicianbench` →
+ * `livemath`, and empty strings, which meant "unset" in the original. API keys are dropped with a
+ * warning naming the environment variable to use. No backend's keys are known here: a package
+ * not given in `backendPackages` gets its keys under their own names.
  */
 export function translateOriginalConfig(input: ConfigTree, options: TranslateOriginalConfigOptions = {}): TranslatedConfig {
   const config = cloneConfigValue(input);
@@ -81,8 +95,9 @@ export function translateOriginalConfig(input: ConfigTree, options: TranslateOri
     const roles = translateRoleBackends(model, originalFormat, warnings, moves);
     dropDefaultModelNames(model, roles, warnings, moves);
     normaliseEfforts(model, moves);
-    moveBackendKeys(config, model, roles, warnings, moves);
-    placeDerivedBackendKeys(config, roles, moves);
+    const packages = { declarations: options.backendPackages ?? {}, isInherited: options.isInherited ?? (() => false) };
+    moveBackendKeys(config, model, roles, packages, warnings, moves);
+    placeImpliedBackendSettings(config, roles, packages, moves);
   }
   dropRetiredKeys(config, warnings, moves);
   translateEnv(config, originalFormat, warnings, moves);
@@ -95,7 +110,7 @@ function detectOriginalFormat(config: ConfigTree, options: TranslateOriginalConf
   if (options.flatLegacy) reasons.push('flat legacy keys at the top level');
   const model = isConfigMapping(config.model) ? config.model : {};
   if (model.backend !== undefined) reasons.push('model.backend');
-  for (const key of Object.keys(model)) if (matchBackendKey(key)) reasons.push(`model.${key}`);
+  for (const key of Object.keys(model)) if (matchOriginalBackendKey(key)) reasons.push(`model.${key}`);
   for (const role of ROLES) {
     const name = model[`${role}_backend`];
     if (typeof name === 'string' && translateBackendName(name)) reasons.push(`model.${role}_backend: ${name}`);
@@ -208,35 +223,76 @@ function normaliseEfforts(model: ConfigTree, moves: ConfigKeyMove[]): void {
   }
 }
 
-function usesFamily(backend: TranslatedBackend, family: BackendKeyFamily): boolean {
-  return backend.id === family.backendId && (family.preset === undefined || backend.preset === family.preset);
+interface BackendPackages {
+  declarations: Readonly<Record<string, Pick<PackageManifest, 'originalConfig'>>>;
+  isInherited: (dottedKey: string) => boolean;
 }
 
-/** Both roles use the openai backend with different presets: settings must be per role. */
-function openAiPresetsDiffer(roles: Record<Role, TranslatedBackend>): boolean {
-  return roles.optimizer.id === 'openai' && roles.target.id === 'openai' && roles.optimizer.preset !== roles.target.preset;
+function declarationOf(packages: BackendPackages, packageId: string): OriginalConfigFormat | undefined {
+  return packages.declarations[packageId]?.originalConfig;
 }
 
-function secretVariable(family: BackendKeyFamily, role: Role | undefined): string {
-  const base = family.preset === 'azure' ? 'AZURE_OPENAI' : family.preset === 'qwen' ? 'QWEN_CHAT' : family.preset === 'minimax' ? 'MINIMAX' : family.prefix.replace(/_$/, '').toUpperCase();
-  return `${role ? `${role.toUpperCase()}_` : ''}${base}_API_KEY`;
+/** The settings a role's original backend name implies in its package's section, as the package declares them. */
+function impliedSettings(packages: BackendPackages, backend: TranslatedBackend): Readonly<Record<string, string>> {
+  return declarationOf(packages, backend.id)?.backendNames?.[backend.original] ?? {};
 }
 
-function moveBackendKeys(config: ConfigTree, model: ConfigTree, roles: Record<Role, TranslatedBackend>, warnings: ConfigWarning[], moves: ConfigKeyMove[]): void {
+/** Whether a role reads a key family: its backend is the family's package, under a name the package says reads it. */
+function readsFamily(backend: TranslatedBackend, packageId: string, family: OriginalKeyFamily | undefined): boolean {
+  return backend.id === packageId && (family?.usedBy === undefined || family.usedBy.includes(backend.original));
+}
+
+/** Both roles use the package under names that imply different settings (Azure and Qwen on openai): settings must be per role. */
+function impliedSettingsDiffer(roles: Record<Role, TranslatedBackend>, packageId: string, packages: BackendPackages): boolean {
+  if (roles.optimizer.id !== packageId || roles.target.id !== packageId) return false;
+  return JSON.stringify(impliedSettings(packages, roles.optimizer)) !== JSON.stringify(impliedSettings(packages, roles.target));
+}
+
+function secretDroppedMessage(from: string, match: OriginalKeyMatch, family: OriginalKeyFamily | undefined): string {
+  const variables = family?.secretVariables;
+  const variable = variables ? ((match.role ? variables[match.role] : undefined) ?? variables.shared) : undefined;
+  const instead = variable
+    ? `set the environment variable ${variable} instead`
+    : `set the key in the environment variable the ${match.family.packageId} backend package documents instead`;
+  return `${from} holds a secret, and secrets are never read from config files; it was ignored — ${instead}`;
+}
+
+/**
+ * Moves the original's flat backend keys of `model` into `backends.<id>`, each as its package
+ * declares (see OriginalKeyFamily). What stays generic here is what holds for every backend: empty
+ * values meant "unset"; secrets are never taken from a file; a key of a backend no role reads is
+ * dropped, with a warning unless it was a shipped default or inherited from a base file; a key of
+ * our own format wins over the original's spelling; settings go per role when the roles' names
+ * imply different settings, or when the key itself was a role variant.
+ */
+function moveBackendKeys(
+  config: ConfigTree,
+  model: ConfigTree,
+  roles: Record<Role, TranslatedBackend>,
+  packages: BackendPackages,
+  warnings: ConfigWarning[],
+  moves: ConfigKeyMove[],
+): void {
   const unused = new Map<string, string[]>();
+  const untranslated = new Map<string, string[]>();
+  const noteUnused = (name: string, key: string): void => void unused.set(name, [...(unused.get(name) ?? []), key]);
   for (const key of Object.keys(model)) {
-    const match = matchBackendKey(key);
+    const match = matchOriginalBackendKey(key);
     if (!match) continue;
     const from = `model.${key}`;
     const value = model[key];
     delete model[key];
-    const { family } = match;
+    const { packageId, name } = match.family;
+    const declaration = declarationOf(packages, packageId);
+    const family = declaration?.keyFamilies?.find((candidate) => candidate.prefix === match.family.prefix);
+    const shippedDefault = !match.role && family?.shippedDefaults !== undefined && Object.hasOwn(family.shippedDefaults, match.suffix) && family.shippedDefaults[match.suffix] === value;
+    const chosen = !shippedDefault && !packages.isInherited(from);
 
     if (value === '' || value === null || value === undefined) {
       moves.push({ from });
       continue;
     }
-    const retiredReason = family.retired?.[match.suffix];
+    const retiredReason = family?.retired?.[match.suffix];
     if (retiredReason) {
       moves.push({ from });
       warnings.push(configWarning('retired-key', `${from} is retired and was ignored: ${retiredReason}`, from));
@@ -244,36 +300,32 @@ function moveBackendKeys(config: ConfigTree, model: ConfigTree, roles: Record<Ro
     }
     if (isSecretKey(match.suffix)) {
       moves.push({ from });
-      warnings.push(
-        configWarning(
-          'secret-dropped',
-          `${from} holds a secret, and secrets are never read from config files; it was ignored — set the environment variable ${secretVariable(family, match.role)} instead`,
-          from,
-        ),
-      );
+      warnings.push(configWarning('secret-dropped', secretDroppedMessage(from, match, family), from));
       continue;
     }
-    // The original used minimax_model as the target's model when the target was MiniMax.
-    if (family.preset === 'minimax' && match.suffix === 'model' && !match.role) {
-      if (roles.target.preset === 'minimax' && model.target === undefined) {
-        model.target = value;
-        moves.push({ from, to: 'model.target' });
+    const modelRole = family?.roleModelKeys?.[match.suffix];
+    if (modelRole && !match.role) {
+      // The original read this key as that role's model when the role used this backend.
+      if (readsFamily(roles[modelRole], packageId, family) && model[modelRole] === undefined) {
+        model[modelRole] = value;
+        moves.push({ from, to: `model.${modelRole}` });
       } else {
         moves.push({ from });
-        if (value !== family.shippedDefaults?.model) unused.set(family.name, [...(unused.get(family.name) ?? []), key]);
+        if (chosen) noteUnused(name, key);
       }
       continue;
     }
 
-    const users = ROLES.filter((role) => usesFamily(roles[role], family) && (match.role === undefined || match.role === role));
-    if (users.length === 0) {
+    const readers = ROLES.filter((role) => readsFamily(roles[role], packageId, family) && (match.role === undefined || match.role === role));
+    if (readers.length === 0) {
       moves.push({ from });
-      if (!match.role && family.shippedDefaults?.[match.suffix] === value) continue;
-      unused.set(family.name, [...(unused.get(family.name) ?? []), key]);
+      if (chosen) noteUnused(name, key);
       continue;
     }
-    const perRole = match.role !== undefined || (family.backendId === 'openai' && openAiPresetsDiffer(roles));
-    const destinations = perRole ? users.map((role) => ['backends', family.backendId, role, ...match.key.split('.')]) : [['backends', family.backendId, ...match.key.split('.')]];
+    if (declaration !== undefined && family === undefined) untranslated.set(packageId, [...(untranslated.get(packageId) ?? []), key]);
+    const ourKey = (family?.renames?.[match.suffix] ?? match.suffix).split('.');
+    const perRole = match.role !== undefined || impliedSettingsDiffer(roles, packageId, packages);
+    const destinations = perRole ? readers.map((role) => ['backends', packageId, role, ...ourKey]) : [['backends', packageId, ...ourKey]];
     for (const destination of destinations) {
       // A key written in our own format (backends.<id>.…) wins over the original's flat spelling.
       if (getAtPath(config, destination) !== undefined) continue;
@@ -286,28 +338,39 @@ function moveBackendKeys(config: ConfigTree, model: ConfigTree, roles: Record<Ro
     const list = keys.map((key) => `model.${key}`).join(', ');
     warnings.push(configWarning('unused-backend-key', `${list}: settings of ${name}, which neither role uses here; ignored`, `model.${keys[0] ?? ''}`));
   }
+  for (const [packageId, keys] of untranslated) {
+    const list = keys.map((key) => `model.${key}`).join(', ');
+    warnings.push(
+      configWarning(
+        'value-translated',
+        `${list}: the installed backend package "${packageId}" does not say how it reads these keys of the original's format; they were passed to backends.${packageId} under their own names`,
+        `model.${keys[0] ?? ''}`,
+      ),
+    );
+  }
 }
 
 /**
- * A role's backend name may imply settings of its backend: `qwen_chat` is the openai backend
- * with preset qwen, `claude_chat` the claude-code backend in chat mode. They go to the shared
- * section when the roles that use the backend agree, otherwise to each role's sub-section.
+ * A role's original backend name may imply settings of its package (`qwen_chat` is the openai
+ * backend with preset qwen), as the package declares. They go to the shared section when the
+ * roles that use the package agree, otherwise to each role's sub-section.
  */
-function placeDerivedBackendKeys(config: ConfigTree, roles: Record<Role, TranslatedBackend>, moves: ConfigKeyMove[]): void {
-  for (const setting of ['preset', 'mode'] as const) {
-    for (const id of new Set(ROLES.map((role) => roles[role].id))) {
-      const users = ROLES.filter((role) => roles[role].id === id);
-      const values = users.map((role) => roles[role][setting]);
-      if (values.every((value) => value === undefined)) continue;
+function placeImpliedBackendSettings(config: ConfigTree, roles: Record<Role, TranslatedBackend>, packages: BackendPackages, moves: ConfigKeyMove[]): void {
+  for (const id of new Set(ROLES.map((role) => roles[role].id))) {
+    const users = ROLES.filter((role) => roles[role].id === id);
+    const settingsOfUsers = users.map((role) => impliedSettings(packages, roles[role]));
+    const names = new Set(settingsOfUsers.flatMap((settings) => Object.keys(settings)));
+    for (const setting of names) {
+      const values = settingsOfUsers.map((settings) => settings[setting]);
       const agree = values.every((value) => value === values[0]);
-      for (const role of users) {
-        const value = roles[role][setting];
-        if (value === undefined) continue;
+      users.forEach((role, index) => {
+        const value = values[index];
+        if (value === undefined) return;
         const destination = agree ? ['backends', id, setting] : ['backends', id, role, setting];
-        if (getAtPath(config, destination) !== undefined) continue;
+        if (getAtPath(config, destination) !== undefined) return;
         setAtPath(config, destination, value);
         moves.push({ from: `model.${role}_backend`, to: destination.join('.'), copy: true });
-      }
+      });
     }
   }
 }

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
-import { runProcess, withTemporaryWorkspace } from '../src/index';
+import { runProcess } from '../src/index';
 
 const node = process.execPath;
 
@@ -153,10 +155,13 @@ describe('runProcess', () => {
   });
 
   it('runs in the given working directory', async () => {
-    await withTemporaryWorkspace('skillopt-run', async (directory) => {
+    const directory = realpathSync(mkdtempSync(path.join(tmpdir(), 'skillopt-run-')));
+    try {
       const result = await runProcess({ command: node, args: ['-e', 'console.log(process.cwd())'], cwd: directory });
       expect(result.stdout.trim()).toBe(directory);
-    });
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('turns a missing command into a clear, non-retryable process-crashed error', async () => {
@@ -190,6 +195,21 @@ describe('runProcess', () => {
     });
     await expect(outcome).rejects.toBe(reason);
     await expectGone(childPid);
+  });
+
+  it('kills at once on abort when told to, even a child that would take its grace period', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const outcome = runProcess({
+      command: node,
+      args: ['-e', 'process.on("SIGTERM", () => {}); console.log("ready"); setInterval(() => {}, 1000);'],
+      signal: controller.signal,
+      terminationGraceMs: 20_000,
+      abortGraceMs: 0,
+      onStdoutLine: () => controller.abort(new Error('stopped')),
+    });
+    await expect(outcome).rejects.toThrow('stopped');
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('stops the child and rejects with the error when a line callback throws', async () => {

@@ -6,6 +6,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
 import { abortReason } from './abortable-wait.js';
 import { requireNonNegativeNumber, requirePositiveNumber } from './invalid-option.js';
+import { buildChildEnvironment } from './child-environment.js';
 import { createLineSplitter } from './line-splitter.js';
 import { OutputTail } from './output-tail.js';
 
@@ -33,8 +34,14 @@ export interface RunProcessOptions {
    * transcript on SIGTERM. Default 0: SIGKILL at once.
    */
   terminationGraceMs?: number;
-  /** Stops the child as a timeout does, then rejects with the signal's reason. */
+  /** Stops the child as a timeout does (see `abortGraceMs`), then rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * The SIGTERM-to-SIGKILL time when `signal` aborts. An abort abandons the run, so there is
+   * usually nothing to wait for: 0 kills at once and the call rejects promptly. Default:
+   * `terminationGraceMs`.
+   */
+  abortGraceMs?: number;
   /**
    * The most bytes kept of stdout and of stderr, each. Past it the start is dropped and the tail
    * kept (where the final answer and the fatal error are), and `stdoutTruncated` /
@@ -84,6 +91,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   if (options.timeoutMs !== undefined) requirePositiveNumber('timeoutMs', options.timeoutMs);
   const terminationGraceMs = options.terminationGraceMs ?? 0;
   requireNonNegativeNumber('terminationGraceMs', terminationGraceMs);
+  const abortGraceMs = options.abortGraceMs ?? terminationGraceMs;
+  requireNonNegativeNumber('abortGraceMs', abortGraceMs);
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   requireNonNegativeNumber('maxOutputBytes', maxOutputBytes);
   const provider = options.provider ?? path.basename(command);
@@ -140,12 +149,12 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       }
     };
 
-    const stop = (): void => {
+    const stop = (graceMs: number): void => {
       if (stopping) return;
       stopping = true;
-      if (terminationGraceMs > 0) {
+      if (graceMs > 0) {
         signalProcessGroup('SIGTERM');
-        timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), terminationGraceMs));
+        timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), graceMs));
       } else {
         signalProcessGroup('SIGKILL');
       }
@@ -162,7 +171,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
             onLine(line);
           } catch (error) {
             callbackFailure = { error };
-            stop();
+            stop(terminationGraceMs);
           }
         }
       };
@@ -185,7 +194,7 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
 
     const onAbort = (): void => {
       abortedWith = { reason: abortReason(signal as AbortSignal) };
-      stop();
+      stop(abortGraceMs);
     };
 
     const finish = (): void => {
@@ -248,28 +257,11 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         setTimeout(() => {
           if (exited) return;
           timedOut = true;
-          stop();
+          stop(terminationGraceMs);
         }, options.timeoutMs),
       );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/**
- * The environment of a child: only the `allowed` variables of `parent` that are set, then
- * `extra` on top.
- */
-export function buildChildEnvironment(
-  allowed: readonly string[],
-  extra: Readonly<Record<string, string>>,
-  parent: NodeJS.ProcessEnv = process.env,
-): Record<string, string> {
-  const environment: Record<string, string> = {};
-  for (const name of allowed) {
-    const value = parent[name];
-    if (value !== undefined) environment[name] = value;
-  }
-  return Object.assign(environment, extra);
 }
 
 function startFailure(command: string, cwd: string | undefined, provider: string, error: unknown): ProviderError {
