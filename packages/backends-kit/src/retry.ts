@@ -1,4 +1,4 @@
-import { ProviderError } from '@skillopt/contract';
+import { ProviderError, providerErrorAfterAttempts } from '@skillopt/contract';
 import { abortable, abortReason, requirePositiveInteger, sleep as realSleep } from '@skillopt/runtime-kit';
 import { isRetryableError } from './retryable.js';
 
@@ -54,7 +54,11 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
     } catch (error) {
       // A failure caused by the caller's own abort is the abort, not a provider problem.
       if (signal?.aborted) throw abortReason(signal);
-      if (attempt >= maxAttempts || !shouldRetry(error, attempt)) throw error;
+      if (attempt >= maxAttempts || !shouldRetry(error, attempt)) {
+        // A transient failure that outlived every attempt is marked spent, so no layer above runs it again.
+        if (attempt > 1 && ProviderError.isInstance(error) && error.retryable && error.attempts === undefined) throw providerErrorAfterAttempts(error, attempt);
+        throw error;
+      }
       const delayMs = retryDelay(error, attempt, options);
       options.onRetry?.(attempt, delayMs, error);
       await abortable(sleep(delayMs, signal), signal);

@@ -64,14 +64,23 @@ describe('withRetry', () => {
     expect(sleeps).toEqual([]);
   });
 
-  it('does not sleep after the last attempt and rethrows the last error unchanged', async () => {
+  it('does not sleep after the last attempt, and marks the last error with the attempts it took', async () => {
     const { sleeps, sleep } = recordingSleep();
     const errors = [1, 2, 3].map((attempt) => providerErrorFromResponse({ provider: 'sim', status: 503, detail: `failure ${attempt}` }));
     const { operation, calls } = failingThen(errors, 'never');
 
-    await expect(withRetry(operation, { sleep, maxAttempts: 3, random: () => 0 })).rejects.toBe(errors[2]);
+    const failure = await withRetry(operation, { sleep, maxAttempts: 3, random: () => 0 }).catch((error: unknown) => error);
+    // The provider's own error, marked spent so that core does not run the rollout again.
+    expect(failure).toMatchObject({ name: 'ProviderError', code: errors[2]!.code, message: errors[2]!.message, status: 503, retryable: true, attempts: 3, cause: errors[2] });
     expect(calls()).toBe(3);
     expect(sleeps).toHaveLength(2);
+  });
+
+  it('leaves an error it did not retry unchanged', async () => {
+    const { sleep } = recordingSleep();
+    const unauthorized = providerErrorFromResponse({ provider: 'sim', status: 401 });
+    const { operation } = failingThen([unauthorized], 'never');
+    await expect(withRetry(operation, { sleep })).rejects.toBe(unauthorized);
   });
 
   it('passes the attempt number to the operation', async () => {

@@ -102,6 +102,12 @@ export interface ProviderErrorOptions extends Omit<SkillOptErrorOptions, 'catego
   status?: number;
   /** How long the provider asked us to wait before trying again (from `retry-after`). */
   retryAfterMs?: number;
+  /**
+   * How many attempts the backend made before it gave up, when it retried the call itself. The
+   * failure is then owned and spent: core excludes the rollout instead of running it again, so
+   * retries never multiply across layers (docs/failure-ownership.md).
+   */
+  attempts?: number;
 }
 
 /** A failure of a model provider or agent harness: infrastructure, never a task outcome. */
@@ -109,6 +115,7 @@ export class ProviderError extends SkillOptError {
   readonly provider: string;
   readonly status: number | undefined;
   readonly retryAfterMs: number | undefined;
+  readonly attempts: number | undefined;
 
   constructor(options: ProviderErrorOptions) {
     super({ ...options, category: 'provider' });
@@ -116,6 +123,7 @@ export class ProviderError extends SkillOptError {
     this.provider = options.provider;
     this.status = options.status;
     this.retryAfterMs = options.retryAfterMs;
+    this.attempts = options.attempts;
     Object.defineProperty(this, providerErrorMarker, { value: true });
   }
 
@@ -123,3 +131,22 @@ export class ProviderError extends SkillOptError {
     return hasMarker(value, providerErrorMarker);
   }
 }
+
+/**
+ * The same provider failure, marked with the attempts the backend made on it (see
+ * `ProviderErrorOptions.attempts`); the original error is its `cause`.
+ */
+export function providerErrorAfterAttempts(error: ProviderError, attempts: number): ProviderError {
+  return new ProviderError({
+    provider: error.provider,
+    code: error.code,
+    message: error.message,
+    retryable: error.retryable,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    ...(error.details === undefined ? {} : { details: error.details }),
+    attempts,
+    cause: error,
+  });
+}
+

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SkillOptError, type RolloutResult } from '@skillopt/contract';
+import { ERROR_CODES, ProviderError, SkillOptError, type RolloutResult } from '@skillopt/contract';
 
 /** An infrastructure failure of one rollout attempt: worth another attempt, never a score. */
 export interface InfrastructureFailure {
@@ -16,9 +16,10 @@ interface RolloutWhere {
 /**
  * Sorts an error thrown by `environment.rollout` into "infrastructure, try again" or "stop the run".
  *
- * - A retryable `SkillOptError` (a `ProviderError` after the backend's own retries, a harness
- *   timeout) is an infrastructure failure of this item: it is returned, to be retried and, if it
- *   persists, excluded.
+ * - A retryable `SkillOptError` (a harness timeout, the env's own time limit) is an
+ *   infrastructure failure of this item: it is returned, to be retried and, if it persists,
+ *   excluded. A `ProviderError` the backend already retried (`attempts` set) is returned as not
+ *   worth another attempt: the item is excluded at once.
  * - A non-retryable `SkillOptError` (bad credentials, unknown model, a spent budget) would fail
  *   every item the same way, so it is rethrown as it is and ends the run resumably.
  * - Anything else is a bug (in the env or in core): it is rethrown as an internal `SkillOptError`
@@ -27,6 +28,10 @@ interface RolloutWhere {
  */
 export function classifyRolloutError(error: unknown, where: RolloutWhere): InfrastructureFailure {
   if (SkillOptError.isInstance(error)) {
+    // The backend owns a provider failure it already retried: running the rollout again would
+    // multiply its attempts (docs/failure-ownership.md), so the item is excluded at once.
+    if (ProviderError.isInstance(error) && error.retryable && error.attempts !== undefined)
+      return { code: error.code, message: `${error.message} (after ${error.attempts} attempts by the ${error.provider} backend)`, retryable: false };
     if (error.retryable) return { code: error.code, message: error.message, retryable: true };
     throw error;
   }
