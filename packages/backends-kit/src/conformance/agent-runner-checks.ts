@@ -4,7 +4,6 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { agentRunResultSchema, SkillOptError, type AgentRunner, type AgentRunRequest } from '@skillopt/contract';
-import { formatZodIssues } from '@skillopt/runtime-kit';
 import {
   assertDeclarations,
   assertNoSecret,
@@ -14,6 +13,7 @@ import {
   describeError,
   PROBE_FIELD,
   rejectionWithin,
+  validResultOf,
   type ConformanceContext,
 } from './check-support.js';
 
@@ -69,17 +69,8 @@ async function runRequest(context: ConformanceContext, overrides: Partial<AgentR
   };
 }
 
-async function answeredRun(runner: AgentRunner, request: AgentRunRequest, context: ConformanceContext, situation: string) {
-  let result: unknown;
-  try {
-    result = await runner.run(request);
-  } catch (error) {
-    assertNoSecret(error, context.secret, situation);
-    assert.fail(`${situation}: run rejected: ${describeError(error)}`);
-  }
-  const parsed = agentRunResultSchema.safeParse(result);
-  assert.ok(parsed.success, `${situation}: the result is not a valid AgentRunResult: ${parsed.success ? '' : formatZodIssues(parsed.error)}`);
-  return parsed.data;
+function answeredRun(runner: AgentRunner, request: AgentRunRequest, context: ConformanceContext, situation: string) {
+  return validResultOf(() => runner.run(request), agentRunResultSchema, 'AgentRunResult', context, situation);
 }
 
 export const AGENT_RUNNER_CONFORMANCE_CHECKS: readonly NamedAgentRunnerCheck[] = [

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { generateResultSchema, SkillOptError, type ChatModel, type GenerateRequest } from '@skillopt/contract';
-import { formatZodIssues } from '@skillopt/runtime-kit';
 import {
   assertDeclarations,
   assertNoSecret,
@@ -10,6 +9,7 @@ import {
   describeError,
   PROBE_FIELD,
   rejectionWithin,
+  validResultOf,
   type ConformanceContext,
 } from './check-support.js';
 
@@ -58,17 +58,8 @@ const PROBE_REQUEST: GenerateRequest = {
 
 const DEFAULT_SETTLE_GRACE_MS = 2_000;
 
-async function answered(model: ChatModel, request: GenerateRequest, context: ConformanceContext, situation: string) {
-  let result: unknown;
-  try {
-    result = await model.generate(request);
-  } catch (error) {
-    assertNoSecret(error, context.secret, situation);
-    assert.fail(`${situation}: generate rejected: ${describeError(error)}`);
-  }
-  const parsed = generateResultSchema.safeParse(result);
-  assert.ok(parsed.success, `${situation}: the result is not a valid GenerateResult: ${parsed.success ? '' : formatZodIssues(parsed.error)}`);
-  return parsed.data;
+function answered(model: ChatModel, request: GenerateRequest, context: ConformanceContext, situation: string) {
+  return validResultOf(() => model.generate(request), generateResultSchema, 'GenerateResult', context, situation);
 }
 
 export const CHAT_MODEL_CONFORMANCE_CHECKS: readonly NamedChatModelCheck[] = [

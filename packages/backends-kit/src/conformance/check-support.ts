@@ -111,6 +111,29 @@ export function assertUsage(usage: Usage, reportedUsage: boolean | undefined, si
   if (reportedUsage === false) assert.equal(usage.estimated, true, `${situation}: capabilities say reportedUsage is false, so usage must be marked estimated`);
 }
 
+/** A structural zod schema: what the result checks need of the contract's result schemas. */
+interface ResultSchema<Result> {
+  safeParse(value: unknown): { success: true; data: Result } | { success: false; error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } };
+}
+
+/**
+ * The result of a call that must succeed, checked against the contract's schema of that result:
+ * a rejection fails the check (after making sure its text holds no secret), and so does a result
+ * of the wrong shape.
+ */
+export async function validResultOf<Result>(call: () => Promise<unknown>, schema: ResultSchema<Result>, resultName: string, context: ConformanceContext, situation: string): Promise<Result> {
+  let result: unknown;
+  try {
+    result = await call();
+  } catch (error) {
+    assertNoSecret(error, context.secret, situation);
+    assert.fail(`${situation}: the call rejected: ${describeError(error)}`);
+  }
+  const parsed = schema.safeParse(result);
+  if (!parsed.success) assert.fail(`${situation}: the result is not a valid ${resultName}: ${formatZodIssues(parsed.error)}`);
+  return parsed.data;
+}
+
 /** The name of the request field the suite adds to check that unknown fields become warnings. */
 export const PROBE_FIELD = 'conformanceProbeField';
 
