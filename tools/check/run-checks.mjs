@@ -51,6 +51,18 @@ function failedNxTasks(output) {
   return [...section.matchAll(/^\s*-\s+(\S+:\S+)/gm)].map((match) => match[1]);
 }
 
+// The code checks that look at the whole tree at once: lint and format (Biome), unused files,
+// exports and dependencies (knip), workspace package.json hygiene (sherif). Each counts once.
+for (const [name, command] of [
+  ['biome check (lint and format)', ['exec', 'biome', 'check', '.']],
+  ['knip (unused files, exports and dependencies)', ['exec', 'knip', '--no-progress', '--no-config-hints']],
+  ['sherif (workspace package.json hygiene)', ['exec', 'sherif']],
+]) {
+  const result = await run('pnpm', command);
+  if (result.code === 0) passed += 1;
+  else failures.push(`${name} reported problems (above)`);
+}
+
 const projects = workspaceProjects();
 for (const { directory } of projects) rmSync(path.join(directory, 'test-results'), { recursive: true, force: true });
 

@@ -93,14 +93,14 @@ describe('materialize-officeqa', () => {
 
     const ledger = readFileSync(path.join(out, 'corpus', 'ledger_bulletin_1999_05.txt'), 'utf8');
     expect(ledger).toBe(
-      [
+      `${[
         '=== page 1 ===',
         'Ledger Bulletin – May 1999',
         'Prepared for the "Quarterly Review" by the Office of Accounts.',
         '=== page 2 ===',
         'Table A-3. Receipts by source (in millions of dollars)',
         '| Source | April 1999 | May 1999 |\n| --- | --- | --- |\n| Customs \\| duties | 1,608.80 | 1,702.15 |\n| Excise & fees | 2,602 | 2,540 |',
-      ].join('\n\n') + '\n',
+      ].join('\n\n')}\n`,
     );
     expect(readFileSync(path.join(out, 'corpus', 'harbour_authority_2001_12.txt'), 'utf8')).toContain('Container traffic rose to 184,143 units.\nThe change');
     expect(JSON.parse(readFileSync(path.join(out, 'split_manifest.json'), 'utf8'))).toMatchObject({ counts: { train: 2, val: 1, test: 1 }, documents: 2, corpus_dir: 'corpus' });

@@ -75,7 +75,7 @@ describe('skillopt env new', () => {
     expect(stdout).toContain('Wrote skillopt-env-demo-bench (env id "demo-bench")');
     expect(stdout).toContain('npm test');
 
-    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as Record<string, any>;
+    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as { name: string; scripts: { test: string }; files: string[]; [field: string]: unknown };
     const cliAnchor = path.join(cliRoot, 'package.json');
     const coreAnchor = path.join(directoryOf(cliAnchor, '@skillopt/core'), 'package.json');
     expect(manifest).toMatchObject({

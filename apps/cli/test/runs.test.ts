@@ -89,7 +89,7 @@ describe('skillopt runs', () => {
     it('shows the summary of a finished run and its step history', async () => {
       const { stdout, error } = await runSkillopt(['runs', 'show', 'outputs/a-finished'], project.directory);
       expect(error).toBeUndefined();
-      expect(stdout).toMatch(/^  run\s+\S+ \(finished\)$/m);
+      expect(stdout).toMatch(/^ {2}run\s+\S+ \(finished\)$/m);
       expect(stdout).toMatch(/validation score\s+\S+ → \S+/);
       expect(stdout).toMatch(/test accuracy/);
       expect(stdout).toMatch(/^step\s+epoch\s+outcome\s+lr\s+gate \(candidate vs incumbent\)\s+reason$/m);
@@ -128,7 +128,7 @@ describe('skillopt runs', () => {
       cpSync(path.join(__dirname, 'fixtures', 'format-1-run'), at('outputs', 'f-format-1'), { recursive: true });
       const { stdout, error } = await runSkillopt(['runs', 'show', 'outputs/f-format-1'], project.directory);
       expect(error).toBeUndefined();
-      expect(stdout).toMatch(/^  run\s+\S+ \(finished\)$/m);
+      expect(stdout).toMatch(/^ {2}run\s+\S+ \(finished\)$/m);
       expect(stdout).toMatch(/validation score\s+0\.0% → 66\.7%/);
       expect(stdout).toMatch(/^1\s+1\s+accepted\b/m);
       expect(stdout).toMatch(/^2\s+1\s+accepted\b/m);

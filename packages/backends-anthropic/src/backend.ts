@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { type Backend, type BackendPackage, type ChatModel, type ModelRequest, type PackageManifest } from '@skillopt/contract';
+import type { Backend, BackendPackage, ChatModel, ModelRequest, PackageManifest } from '@skillopt/contract';
 import {
   parseBackendConfig,
   processRateLimiters,

@@ -3,7 +3,7 @@ import { ERROR_CODES, ProviderError, type ImagePart } from '@skillopt/contract';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 
 /** The image formats the Messages API accepts as base64. */
-export const SUPPORTED_IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+const SUPPORTED_IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 type SupportedMediaType = (typeof SUPPORTED_IMAGE_MEDIA_TYPES)[number];
 
 function isSupported(mediaType: string): mediaType is SupportedMediaType {

@@ -7,7 +7,7 @@ export {
   type AnthropicBackendConfigInput,
   type AnthropicRoleConfig,
 } from './config-schema.js';
-export { priceTable, anthropicPrices, type AnthropicModelPrice } from './price-table.js';
+export { priceTable, type AnthropicModelPrice } from './price-table.js';
 export { ANTHROPIC_PROVIDER, DEFAULT_ANTHROPIC_MODEL, DEFAULT_ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY_STEM, ANTHROPIC_API_KEY_VARIABLE } from './provider.js';
 export { createAnthropicChatModel, type AnthropicChatModelOptions, type RetryTiming } from './chat-model.js';
 export { resolveRoleSettings, type AnthropicRoleSettings, type RateLimits } from './role-settings.js';

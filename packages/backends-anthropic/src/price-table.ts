@@ -1,4 +1,4 @@
-import type { ModelPrice, PriceTable } from '@skillopt/contract';
+import type { ModelPrice } from '@skillopt/contract';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 
 /**
@@ -38,7 +38,7 @@ function price(modelId: string, input: number, cacheWrite5m: number, cacheWrite1
  * and every model id not listed here exactly (a dated snapshot needs its own entry). Add your own
  * through the run config's price overrides; they win over this table.
  */
-export const anthropicPrices: readonly AnthropicModelPrice[] = Object.freeze([
+export const priceTable: readonly AnthropicModelPrice[] = Object.freeze([
   //    model id                     input  5m write 1h write  read  output
   price('claude-opus-5', /*        */ 5, 6.25, 10, 0.5, 25),
   price('claude-opus-4-8', /*      */ 5, 6.25, 10, 0.5, 25),
@@ -51,4 +51,3 @@ export const anthropicPrices: readonly AnthropicModelPrice[] = Object.freeze([
 ]);
 
 /** The package's default prices, as core reads them (`priceTable` of the package entry). */
-export const priceTable: PriceTable = anthropicPrices;

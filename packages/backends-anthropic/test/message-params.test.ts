@@ -126,7 +126,7 @@ describe('building a Messages API request', () => {
     memory.remember(['toolu_unknown'], [{ type: 'thinking', thinking: 't', signature: 's' }]);
     const replayed = build({ messages: toolTurn }, config, memory).params;
     expect(replayed.thinking).toEqual({ type: 'enabled', budget_tokens: 8000 });
-    expect((replayed.messages[1]?.content as Array<{ type: string }>)[0]?.type).toBe('thinking');
+    expect((replayed.messages[1]?.content as Array<{ type: string }> | undefined)?.[0]?.type).toBe('thinking');
   });
 
   it('forgets the oldest thinking beyond its capacity', () => {

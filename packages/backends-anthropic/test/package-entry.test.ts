@@ -1,7 +1,7 @@
 import { addUsage, describeBackendPackageProblem, SkillOptError } from '@skillopt/contract';
 import { createCostCalculator, createRateLimiterRegistry } from '@skillopt/backends-kit';
 import * as entry from '../src/index';
-import { anthropicBackendConfigSchema, anthropicPrices, createBackend, manifest, priceTable, resolveRoleSettings } from '../src/index';
+import { anthropicBackendConfigSchema, createBackend, manifest, priceTable, resolveRoleSettings } from '../src/index';
 
 describe('the package entry', () => {
   it('is a usable backend package', () => {
@@ -97,14 +97,14 @@ describe('the package entry', () => {
 describe('the price table', () => {
   it('has a source and date for every price and loads into the cost calculator', () => {
     expect(priceTable.length).toBeGreaterThan(0);
-    for (const price of anthropicPrices) {
+    for (const price of priceTable) {
       expect(price.provider).toBe('anthropic');
       expect(price.source).toMatch(/^https:\/\//);
       expect(price.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(price.cachedInputUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens / 10, 10);
       expect(price.cacheWrite5mUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens * 1.25, 10);
     }
-    expect(new Set(anthropicPrices.map((price) => price.modelId)).size).toBe(anthropicPrices.length);
+    expect(new Set(priceTable.map((price) => price.modelId)).size).toBe(priceTable.length);
     expect(() => createCostCalculator(priceTable)).not.toThrow();
   });
 

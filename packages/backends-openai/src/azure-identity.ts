@@ -8,7 +8,7 @@ import type { AzureConnection } from './resolve-model-settings.js';
  */
 
 /** The part of `@azure/identity` used here. */
-export interface AzureIdentityModule {
+interface AzureIdentityModule {
   DefaultAzureCredential: new (options?: { managedIdentityClientId?: string }) => unknown;
   ManagedIdentityCredential: new (options?: { clientId?: string }) => unknown;
   AzureCliCredential: new () => unknown;
@@ -21,7 +21,7 @@ export type AzureIdentityLoader = () => Promise<unknown>;
 // Computed, so that no tool treats the optional peer as a dependency of this package.
 const AZURE_IDENTITY_PACKAGE = ['@azure', 'identity'].join('/');
 
-export const loadAzureIdentityPackage: AzureIdentityLoader = () => import(AZURE_IDENTITY_PACKAGE);
+const loadAzureIdentityPackage: AzureIdentityLoader = () => import(AZURE_IDENTITY_PACKAGE);
 
 function isModuleNotFound(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,4 +1,4 @@
-import { type Backend, type BackendPackage, type ModelRequest, type PackageManifest } from '@skillopt/contract';
+import type { Backend, BackendPackage, ModelRequest, PackageManifest } from '@skillopt/contract';
 import { parseBackendConfig, processRateLimiters, type EnvironmentSource, type RateLimiterRegistry } from '@skillopt/backends-kit';
 import type { AzureIdentityLoader } from './azure-identity.js';
 import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } from './chat-model.js';

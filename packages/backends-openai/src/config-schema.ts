@@ -121,7 +121,7 @@ function parseUrl(value: string): URL | undefined {
 }
 
 /** The settings a section and each role sub-section may hold; absent means "inherit, then the default". */
-export const openAiModelSettingsShape = {
+const openAiModelSettingsShape = {
   /** Which provider: openai (default), azure, qwen, minimax, deepseek, vllm, ollama, llamacpp, openai_compatible. */
   preset: presetSchema.optional(),
   /** The model of this role when the run config's model.<role> names none. */
@@ -191,7 +191,7 @@ const sectionShape = {
 type Section = z.output<z.ZodObject<typeof sectionShape>>;
 
 /** The preset in force for a role: its own, else the section's, else openai. */
-export function presetOfRole(section: Section, role: OpenAiRole): PresetId {
+function presetOfRole(section: Section, role: OpenAiRole): PresetId {
   return section[role]?.preset ?? section.preset ?? 'openai';
 }
 

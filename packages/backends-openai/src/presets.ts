@@ -23,7 +23,7 @@ export const PRESET_ALIASES: Readonly<Record<string, PresetId>> = {
 };
 
 /** How a preset's server takes the thinking switch (`thinking_mode`), if it has one. */
-export type ThinkingDialect = 'chat-template-kwargs' | 'minimax-thinking' | 'none';
+type ThinkingDialect = 'chat-template-kwargs' | 'minimax-thinking' | 'none';
 
 export interface Preset {
   id: PresetId;
@@ -175,7 +175,7 @@ export const MINIMAX_REGIONS = {
   global_en: 'https://api.minimax.io/v1',
   cn_zh: 'https://api.minimaxi.com/v1',
 } as const;
-export type MinimaxRegion = keyof typeof MINIMAX_REGIONS;
+type MinimaxRegion = keyof typeof MINIMAX_REGIONS;
 
 /** The Azure OpenAI API version used when neither the config nor the environment names one (the original's). */
 export const DEFAULT_AZURE_API_VERSION = '2024-12-01-preview';

@@ -124,7 +124,7 @@ function readToolCalls(raw: unknown, provider: string, modelId: string): ToolCal
 const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : undefined);
 
 /** Usage as the contract counts it: cached tokens inside input, reasoning tokens inside output. */
-export function readUsage(raw: ReplyShape['usage'], messages: readonly Message[], text: string): Usage {
+function readUsage(raw: ReplyShape['usage'], messages: readonly Message[], text: string): Usage {
   const inputTokens = count(raw?.prompt_tokens);
   const outputTokens = count(raw?.completion_tokens);
   if (inputTokens === undefined || outputTokens === undefined) return estimateUsage(promptText(messages), text);

@@ -82,7 +82,7 @@ const BASE64_SIGNATURES: ReadonlyArray<[string, string]> = [
  * An image part as `image_url`: an https:, http: or data: URL passes as is; bare base64 becomes a
  * data URL with its `mediaType` (or the type its first bytes show: PNG, JPEG, GIF, WebP).
  */
-export function imageUrlOf(part: ImagePart): { url: string; detail?: 'auto' | 'low' | 'high' } {
+function imageUrlOf(part: ImagePart): { url: string; detail?: 'auto' | 'low' | 'high' } {
   const detail = part.detail ? { detail: part.detail } : {};
   const image = part.image.trim();
   if (/^(https?|data):/i.test(image)) return { url: image, ...detail };

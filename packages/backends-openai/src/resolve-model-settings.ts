@@ -15,7 +15,7 @@ import { isOpenAiReasoningModel } from './reasoning-models.js';
 import { describeUrl, hostOf, trimTrailingSlashes } from './safe-url.js';
 
 /** How the thinking switch reaches the server, once preset and base URL are known. */
-export type ThinkingWire = 'chat-template-kwargs' | 'enable-thinking-field' | 'minimax-thinking' | 'none';
+type ThinkingWire = 'chat-template-kwargs' | 'enable-thinking-field' | 'minimax-thinking' | 'none';
 
 export interface AzureConnection {
   endpoint: string;

@@ -173,6 +173,6 @@ function describeCause(error: Error): string {
 }
 
 /** Removes the key itself and anything shaped like a provider key or bearer token. */
-export function scrub(text: string, credentials: ModelCredentials): string {
+function scrub(text: string, credentials: ModelCredentials): string {
   return redactSecretText(text, [credentials.apiKey]);
 }

@@ -66,7 +66,7 @@ const PERSON_CUES =
   /\b(who|whom|whose|surname|last name|family name|scientist|physicist|chemist|mathematician|author|writer|poet|painter|composer|inventor|president|king|queen|emperor|person|explorer|philosopher|actor|actress|singer)\b/i;
 
 /** The answer's shape: the item's `answer_type` when it names one, otherwise inferred from the gold and the question. */
-export function inferAnswerShape(gold: string, question: string, answerType?: unknown): AnswerShape {
+function inferAnswerShape(gold: string, question: string, answerType?: unknown): AnswerShape {
   if (typeof answerType === 'string' && (ANSWER_SHAPES as readonly string[]).includes(answerType)) return answerType as AnswerShape;
   if (parseWrittenDate(gold) !== undefined) return 'date';
   if (parseNumeral(gold) !== undefined) return unitForQuestion(question) !== undefined ? 'quantity' : 'number';

@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
  * Anthropic's error types and the HTTP status each comes with
  * (https://docs.anthropic.com/en/api/errors).
  */
-export const ANTHROPIC_ERROR_STATUS = {
+const ANTHROPIC_ERROR_STATUS = {
   invalid_request_error: 400,
   authentication_error: 401,
   permission_error: 403,

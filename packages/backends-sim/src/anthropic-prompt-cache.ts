@@ -3,9 +3,9 @@ import { invalidRequest } from './anthropic-errors.js';
 import { hashHex } from './hashing.js';
 
 /** Anthropic's limit on cache breakpoints in one request. */
-export const MAX_CACHE_BREAKPOINTS = 4;
+const MAX_CACHE_BREAKPOINTS = 4;
 /** How long an unused cache entry lives, as Anthropic's default (`ephemeral`, 5 minutes) cache. */
-export const CACHE_TTL_MS = 5 * 60_000;
+const CACHE_TTL_MS = 5 * 60_000;
 
 /** The token accounting of one request, in the Messages API's terms. */
 export interface SimulatedPromptUsage {

@@ -1,11 +1,11 @@
-import {
-  type Backend,
-  type BackendPackage,
-  type ChatModel,
-  type ModelRequest,
-  type PackageManifest,
-  type PriceTable,
-  type TaskItem,
+import type {
+  Backend,
+  BackendPackage,
+  ChatModel,
+  ModelRequest,
+  PackageManifest,
+  PriceTable,
+  TaskItem,
 } from '@skillopt/contract';
 import { parseBackendConfig } from '@skillopt/backends-kit';
 import { z } from 'zod';

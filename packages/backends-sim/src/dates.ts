@@ -1,6 +1,6 @@
 /** Dates written with a month name, and the numeric forms a careless model writes instead. */
 
-export const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
 
 export interface CalendarDate {
   year: number;
@@ -40,7 +40,7 @@ export function slashDate(date: CalendarDate): string {
   return `${pad(date.day)}/${pad(date.month)}/${date.year}`;
 }
 
-export function writtenDate(date: CalendarDate): string {
+function writtenDate(date: CalendarDate): string {
   const month = MONTHS[date.month - 1] as string;
   return `${month[0]?.toUpperCase()}${month.slice(1)} ${date.day}, ${date.year}`;
 }
@@ -51,6 +51,6 @@ export function containsNumericDate(text: string): boolean {
 }
 
 /** True when the text mentions a month by name. */
-export function mentionsMonthName(text: string): boolean {
+function mentionsMonthName(text: string): boolean {
   return new RegExp(`\\b${MONTH_PATTERN}(?=\\s|,|$)`, 'i').test(text) && /\d/.test(text);
 }

@@ -26,10 +26,10 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 export type HarmKind = FailureClass | 'truncation';
 export const HARM_KINDS: readonly HarmKind[] = [...FAILURE_CLASSES, 'truncation'];
 
-export const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
+const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
 
 /** The shape-specific class that applies to each answer shape, if any. */
-export const SHAPE_CLASS: Readonly<Record<AnswerShape, FailureClass | undefined>> = {
+const SHAPE_CLASS: Readonly<Record<AnswerShape, FailureClass | undefined>> = {
   number: 'number-words',
   date: 'date-format',
   quantity: 'unit-appended',

@@ -95,7 +95,6 @@ export function numbersInWords(text: string): number[] {
         current = 0;
       }
     } else if (word === 'and' && inNumber) {
-      continue;
     } else flush();
   }
   flush();

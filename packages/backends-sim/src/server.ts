@@ -90,7 +90,7 @@ function textOfContent(content: unknown, param: string): { text: string; parts?:
 }
 
 /** OpenAI chat messages → the contract's messages (tool calls and tool results included). */
-export function messagesFromOpenAI(raw: unknown): Message[] {
+function messagesFromOpenAI(raw: unknown): Message[] {
   if (!Array.isArray(raw) || raw.length === 0) throw bad('messages must be a non-empty array', 'messages');
   const toolNames = new Map<string, string>();
   return raw.map((entry, index): Message => {

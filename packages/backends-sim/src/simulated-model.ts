@@ -220,7 +220,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
  * from text length. It writes the JSON each optimizer prompt asks for, but holds no reply to an
  * arbitrary JSON Schema. In process it does not stream (`sim serve` streams over HTTP).
  */
-export const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: false });
+const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: false });
 
 /** Request settings that change nothing in a deterministic simulation, reported rather than ignored silently. */
 function settingsTheSimulationIgnores(request: GenerateRequest): CallWarning[] {

@@ -17,7 +17,7 @@ export interface TargetSettings {
   tendencyRates: Readonly<Record<FailureClass, number>>;
 }
 
-export const DEFAULT_TARGET_SETTINGS: TargetSettings = { seed: 0, noise: 0, tendencyRates: DEFAULT_TENDENCY_RATES };
+const DEFAULT_TARGET_SETTINGS: TargetSettings = { seed: 0, noise: 0, tendencyRates: DEFAULT_TENDENCY_RATES };
 
 /** Headings an env puts after the skill for its own fixed instructions. */
 const ENVELOPE_HEADINGS = '(?:task|the task|your task)';

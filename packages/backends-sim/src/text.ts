@@ -6,7 +6,7 @@
 const ANSWER_TAG = /<answer>([\s\S]*?)<\/answer>/gi;
 
 /** The last complete `<answer>…</answer>`, else the last non-empty line, else the whole text, trimmed. */
-export function extractAnswer(reply: string): string {
+function extractAnswer(reply: string): string {
   const matches = [...reply.matchAll(ANSWER_TAG)];
   const last = matches[matches.length - 1];
   if (last !== undefined) return (last[1] ?? '').trim();
@@ -36,19 +36,19 @@ export function normalizeAnswer(text: string): string {
     .trim();
 }
 
-export function answerTokens(text: string): string[] {
+function answerTokens(text: string): string[] {
   const normalized = normalizeAnswer(text);
   return normalized === '' ? [] : normalized.split(' ');
 }
 
 /** Exact match against any reference, after normalisation. */
-export function exactMatch(prediction: string, references: readonly string[]): boolean {
+function exactMatch(prediction: string, references: readonly string[]): boolean {
   const normalized = normalizeAnswer(prediction);
   return references.some((reference) => normalizeAnswer(reference) === normalized);
 }
 
 /** Best token F1 over the references. */
-export function tokenF1(prediction: string, references: readonly string[]): number {
+function tokenF1(prediction: string, references: readonly string[]): number {
   const predicted = answerTokens(prediction);
   let best = 0;
   for (const reference of references) {

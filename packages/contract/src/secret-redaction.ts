@@ -41,7 +41,7 @@ export function isSecretKey(key: string): boolean {
 }
 
 // A credential word as the last part of a name: `api_key`, `AZURE_CLIENT_SECRET`, `clientsecret`.
-const CREDENTIAL_NAME = String.raw`[A-Za-z0-9_-]*?(?:api[_-]?key|access[_-]?token|refresh[_-]?token|token|password|passwd|client[_-]?secret|secret[_-]?access[_-]?key|shared[_-]?access[_-]?key|secret[_-]?key|private[_-]?key|account[_-]?key|secret)`;
+const CREDENTIAL_NAME = `[A-Za-z0-9_-]*?(?:api[_-]?key|access[_-]?token|refresh[_-]?token|token|password|passwd|client[_-]?secret|secret[_-]?access[_-]?key|shared[_-]?access[_-]?key|secret[_-]?key|private[_-]?key|account[_-]?key|secret)`;
 // A value: double- or single-quoted (to the end of the line when unterminated), braced, or bare.
 const VALUE = String.raw`(?:"[^"\n]*"?|'[^'\n]*'?|\{[^}\n]*\}?|[^\s"'&;,)\]}]+)`;
 

@@ -1,18 +1,18 @@
 import type { z } from 'zod';
-import {
+import type {
   agentRunRequestSchema,
   agentRunResultSchema,
   callWarningSchema,
   generateRequestSchema,
   generateResultSchema,
   modelCapabilitiesSchema,
-  type AgentRunRequest,
-  type AgentRunResult,
-  type CallWarning,
-  type GenerateRequest,
-  type GenerateResult,
-  type ModelCapabilities,
-  type Usage,
+  AgentRunRequest,
+  AgentRunResult,
+  CallWarning,
+  GenerateRequest,
+  GenerateResult,
+  ModelCapabilities,
+  Usage,
 } from '../src/index';
 
 /**

@@ -7,7 +7,6 @@ import {
   type Environment,
   type RolloutContext,
   type RolloutResult,
-  type SplitName,
   type TaskItem,
   type TrajectoryTurn,
 } from '@skillopt/contract';

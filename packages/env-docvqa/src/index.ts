@@ -1,6 +1,6 @@
 // @skillopt/env-docvqa: questions about document page images, answered in an <answer> tag and
 // scored by ANLS (hard = ANLS ≥ 0.999, soft = ANLS).
-import { type Environment, type PackageManifest } from '@skillopt/contract';
+import type { Environment, PackageManifest } from '@skillopt/contract';
 import { docVqaConfigSchema, type DocVqaConfig, type DocVqaConfigInput } from './config.js';
 import { createDocVqaEnvironment, DOCVQA_ENVIRONMENT_ID } from './environment.js';
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { SplitName, TaskItem } from '@skillopt/contract';
-import { createDataInvalidError, loadSplitItems, mapConcurrent } from '@skillopt/env-kit';
+import type { TaskItem } from '@skillopt/contract';
+import { createDataInvalidError, mapConcurrent } from '@skillopt/env-kit';
 import { z } from 'zod';
 import { parseGoldAnswers } from './gold-answers.js';
 

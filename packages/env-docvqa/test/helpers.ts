@@ -26,7 +26,7 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 
 export async function writeJsonLines(file: string, values: unknown[]): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, values.map((value) => JSON.stringify(value)).join('\n') + '\n', 'utf8');
+  await writeFile(file, `${values.map((value) => JSON.stringify(value)).join('\n')}\n`, 'utf8');
 }
 
 export async function writeImage(file: string, bytes: Buffer = TINY_PNG): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type ChatModel, type GenerateRequest, type RunEvent } from '@skillopt/contract';
+import type { ChatModel, GenerateRequest, RunEvent } from '@skillopt/contract';
 import { createBackend, readSkillRules } from '@skillopt/backends-sim';
 import { coreConfigSchema, train } from '@skillopt/core';
 import { createEnvironment, DOCVQA_INITIAL_SKILL } from '../src/index';

@@ -50,7 +50,7 @@ const POOL_EXTENSIONS: readonly string[] = [...JSON_ARRAY_EXTENSIONS, ...JSON_LI
 
 /** `data_path` as a file, or the one `.json`/`.jsonl` file inside it when it is a directory. */
 export async function resolvePoolFile(dataPath: string): Promise<string> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(dataPath);
   } catch (error) {

@@ -1,8 +1,8 @@
-import {
-  type AgentRunner,
-  type AgentRunRequest,
-  type AgentRunResult,
-  type TaskItem,
+import type {
+  AgentRunner,
+  AgentRunRequest,
+  AgentRunResult,
+  TaskItem,
 } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags } from './reference-answer-key.js';

@@ -1,5 +1,5 @@
 import { AssertionError } from 'node:assert';
-import { type Environment } from '@skillopt/contract';
+import type { Environment } from '@skillopt/contract';
 import {
   checkAbortDuringRolloutIsHonoured,
   checkAbortedSignalIsHonoured,

@@ -1,6 +1,6 @@
 // @skillopt/env-livemath: LiveMathematicianBench, multiple-choice questions on recent research
 // mathematics, answered with a letter in an <answer> tag; hard = soft = 1 for the correct choice.
-import { type Environment, type PackageManifest } from '@skillopt/contract';
+import type { Environment, PackageManifest } from '@skillopt/contract';
 import { liveMathConfigSchema, type LiveMathConfig, type LiveMathConfigInput } from './config.js';
 import { createLiveMathEnvironment, LIVEMATH_ENVIRONMENT_ID } from './environment.js';
 

@@ -332,7 +332,7 @@ export async function readLiveMathPoolFile(file: string): Promise<RawItem[]> {
  * `qa_<YYYYMM>_final.json` below it (sorted by path), else its one `.json`/`.jsonl` file.
  */
 export async function resolvePoolFiles(dataPath: string): Promise<{ files: string[]; monthly: boolean }> {
-  let info;
+  let info: Awaited<ReturnType<typeof stat>>;
   try {
     info = await stat(dataPath);
   } catch (error) {

@@ -36,5 +36,5 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 
 export async function writeJsonLines(file: string, values: unknown[]): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  await writeFile(file, values.map((value) => JSON.stringify(value)).join('\n') + '\n', 'utf8');
+  await writeFile(file, `${values.map((value) => JSON.stringify(value)).join('\n')}\n`, 'utf8');
 }

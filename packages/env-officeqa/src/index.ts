@@ -1,6 +1,6 @@
 // @skillopt/env-officeqa: questions over office documents, answered with a tool loop (glob, read,
 // grep) confined to each item's own files, scored by OfficeQA exact match (hard) and token F1 (soft).
-import { type Environment, type PackageManifest } from '@skillopt/contract';
+import type { Environment, PackageManifest } from '@skillopt/contract';
 import { officeQaConfigSchema, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
 import { createOfficeQaEnvironment, OFFICEQA_ENVIRONMENT_ID } from './environment.js';
 

@@ -1,6 +1,6 @@
 // @skillopt/env-searchqa: open-domain questions answered in an <answer> tag, scored by SQuAD exact
 // match (hard) and token F1 (soft).
-import { type Environment, type PackageManifest } from '@skillopt/contract';
+import type { Environment, PackageManifest } from '@skillopt/contract';
 import { searchQaConfigSchema, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { createSearchQaEnvironment, SEARCHQA_ENVIRONMENT_ID } from './environment.js';
 

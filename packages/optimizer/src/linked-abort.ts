@@ -2,7 +2,7 @@
  * A controller that aborts when `parent` does, so a stage can stop its own remaining calls (after
  * one of them threw) without aborting the caller's run. `dispose` detaches it from the parent.
  */
-export function linkedAbortController(parent: AbortSignal): { controller: AbortController; dispose: () => void } {
+function linkedAbortController(parent: AbortSignal): { controller: AbortController; dispose: () => void } {
   const controller = new AbortController();
   const onAbort = (): void => controller.abort(parent.reason);
   if (parent.aborted) controller.abort(parent.reason);

@@ -2,7 +2,7 @@
  * The depth of a merge in waves: a wave is a set of model calls that can run at the same time, so
  * waves, not calls, are what latency multiplies. One level of a hierarchical merge is one wave.
  */
-export function hierarchicalMergeLevels(patchCount: number, mergeBatchSize: number): number {
+function hierarchicalMergeLevels(patchCount: number, mergeBatchSize: number): number {
   let levels = 0;
   let groups = patchCount;
   while (groups > 1) {

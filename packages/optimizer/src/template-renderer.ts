@@ -20,7 +20,7 @@ export function templatePlaceholders(template: string): string[] {
  */
 export function renderTemplate(template: string, values: Readonly<Record<string, string>>): string {
   const used = templatePlaceholders(template);
-  const missing = used.filter((name) => !Object.prototype.hasOwnProperty.call(values, name));
+  const missing = used.filter((name) => !Object.hasOwn(values, name));
   const unknown = Object.keys(values).filter((name) => !used.includes(name));
   if (missing.length > 0 || unknown.length > 0) {
     const problems = [

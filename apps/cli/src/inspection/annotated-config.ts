@@ -47,7 +47,7 @@ function formatKey(key: string): string {
 const YAML_SPECIAL = /^(true|false|yes|no|on|off|null|~|y|n)$/i;
 
 /** A value in YAML flow syntax. */
-export function formatValue(value: unknown): string {
+function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') {
     const plain =

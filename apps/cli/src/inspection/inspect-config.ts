@@ -1,4 +1,4 @@
-import { type BackendPackage, type EnvironmentPackage, type SkillOptError } from '@skillopt/contract';
+import type { BackendPackage, EnvironmentPackage, SkillOptError } from '@skillopt/contract';
 import { resolveConfigWithPackages, type ResolvedConfig, type ResolvedPackage } from '@skillopt/core';
 import { runConfigRequestOf, type CommandConfigFlags } from '../run-setup/command-config.js';
 

@@ -13,7 +13,7 @@ interface RawItem {
   answer_type: 'number' | 'date' | 'quantity' | 'person_surname' | 'name';
 }
 
-export const SCAFFOLD_DATASET: Readonly<Record<'train' | 'val' | 'test', readonly RawItem[]>> = {
+const SCAFFOLD_DATASET: Readonly<Record<'train' | 'val' | 'test', readonly RawItem[]>> = {
   train: [
     { id: 'train-01', question: 'How many legs does a spider have?', answers: ['8'], answer_type: 'number' },
     { id: 'train-02', question: 'Which physicist formulated the three laws of motion?', answers: ['Newton'], answer_type: 'person_surname' },

@@ -5,10 +5,10 @@
  */
 
 /** Lower-case letters and digits in dash-separated words: `demo-bench`, `trivia2`. */
-export const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const ENVIRONMENT_NAME_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** npm's limit on a package name is 214 characters; `skillopt-env-` takes 13 of them. */
-export const MAX_ENVIRONMENT_NAME_LENGTH = 200;
+const MAX_ENVIRONMENT_NAME_LENGTH = 200;
 
 /** The npm package name of an env called `name`. */
 export function packageNameFor(name: string): string {

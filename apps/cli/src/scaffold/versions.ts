@@ -15,7 +15,7 @@ export interface ScaffoldVersions {
 }
 
 /** What a scaffold declares when the installed packages cannot be read. */
-export const DEFAULT_SCAFFOLD_VERSIONS: Readonly<ScaffoldVersions> = {
+const DEFAULT_SCAFFOLD_VERSIONS: Readonly<ScaffoldVersions> = {
   contract: '^0.1.0',
   envKit: '^0.1.0',
   zod: '^4.6.7',

@@ -51,10 +51,10 @@ export function assertNoSecret(error: unknown, secret: string, situation: string
   for (const form of forms) assert.ok(!form.includes(secret), `${situation}: the error text contains the credential: ${describeError(error).split(secret).join('<the secret>')}`);
 }
 
-export type Settled<T> = { status: 'resolved'; value: T; afterMs: number } | { status: 'rejected'; reason: unknown; afterMs: number } | { status: 'pending' };
+type Settled<T> = { status: 'resolved'; value: T; afterMs: number } | { status: 'rejected'; reason: unknown; afterMs: number } | { status: 'pending' };
 
 /** How `promise` settled within `limitMs`, and how long it took; `pending` when it did not. */
-export async function settleWithin<T>(promise: Promise<T>, limitMs: number): Promise<Settled<T>> {
+async function settleWithin<T>(promise: Promise<T>, limitMs: number): Promise<Settled<T>> {
   const started = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const outcome = await Promise.race([

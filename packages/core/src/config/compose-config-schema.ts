@@ -169,7 +169,7 @@ function parsePackageSection(manifest: PackageManifest, section: ConfigTree): { 
 }
 
 /** Reads a zod 3 or zod 4 error (or anything else) as a list of issues. */
-export function packageIssues(error: unknown): PackageIssue[] {
+function packageIssues(error: unknown): PackageIssue[] {
   const issues = (error as { issues?: unknown } | undefined)?.issues;
   if (!Array.isArray(issues) || issues.length === 0) return [{ path: [], message: errorText(error) }];
   return issues.map((raw) => {

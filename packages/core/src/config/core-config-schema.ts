@@ -41,7 +41,7 @@ export const modelSectionSchema = z.strictObject({
   rewrite_max_completion_tokens: wholeNumber(1).default(64000).describe('Output-token cap of one rewrite call.'),
 });
 
-export const backendsSectionSchema = z
+const backendsSectionSchema = z
   .record(z.string(), z.record(z.string(), z.unknown()))
   .default({})
   .describe("Each backend's own settings under its id (backends.openai, backends.codex, …), validated by that backend package's schema.");

@@ -40,7 +40,7 @@ const ROLES = new Set(['target', 'optimizer']);
  * variable their providers use (the same names as the original's, so existing shells keep
  * working); elsewhere the package's own upper-case name is the convention.
  */
-export function environmentVariableFor(config: ConfigTree, path: readonly string[]): string | undefined {
+function environmentVariableFor(config: ConfigTree, path: readonly string[]): string | undefined {
   const key = (path[path.length - 1] ?? '').toUpperCase().replace(/[^A-Z0-9]+/g, '_');
   if (path[0] === 'backends' && path.length >= 3) {
     const id = path[1] as string;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type ConfigTree } from './config-tree.js';
+import type { ConfigTree } from './config-tree.js';
 import { configInvalid } from './config-invalid-error.js';
 import { deepMerge } from './deep-merge.js';
 import { parseConfigYaml } from './yaml-config-text.js';

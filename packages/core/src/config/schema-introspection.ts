@@ -69,7 +69,7 @@ export function schemaKeys(schema: unknown): string[] | undefined {
 }
 
 /** The schema of `key` inside an object schema, or of any key inside a record schema. */
-export function childSchema(schema: unknown, key: string): unknown {
+function childSchema(schema: unknown, key: string): unknown {
   const shape = shapeOf(schema);
   if (shape) return shape[key];
   const definition = definitionOf(unwrapSchema(schema));

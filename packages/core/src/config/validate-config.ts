@@ -194,7 +194,7 @@ function describeExpected(expected: string | undefined): string {
 }
 
 /** A value as a message shows it: its kind and, for scalars, the value itself. */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;

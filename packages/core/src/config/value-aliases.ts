@@ -62,7 +62,7 @@ export const VALUE_ALIASES = {
  * A zod preprocessor: trims and lower-cases a string and maps an alias to its canonical value;
  * anything else is handed on unchanged so the enum reports it with the valid choices.
  */
-export function canonicalAlias(aliases: Readonly<Record<string, string>>): (value: unknown) => unknown {
+function canonicalAlias(aliases: Readonly<Record<string, string>>): (value: unknown) => unknown {
   return (value) => {
     if (typeof value !== 'string') return value;
     const spelled = value.trim().toLowerCase().replace(/-/g, '_');

@@ -65,7 +65,7 @@ function temporaryPathFor(filePath: string): string {
  * open or fsync a directory, and the rename is already atomic for every reader there.
  */
 async function syncDirectory(directory: string): Promise<void> {
-  let handle;
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(directory, 'r');
     await handle.sync();

@@ -4,6 +4,7 @@ import { synthesizeMetaSkill, synthesizeSlowUpdate, type ResultPair } from '@ski
 import { isPassingHardScore } from '../gates/gate-item-result.js';
 import { isEpochEndStageCompleted, withEpochEndStageCompleted } from '../run-store/runtime-state.js';
 import { runGate, selectionScoresOf } from './run-gate.js';
+import type { SelectionScores } from '../run-store/runtime-state.js';
 import { beatsBest, toRuntimeState, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, recordStageFailure, type TrainingContext } from './training-context.js';
 
@@ -70,7 +71,7 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
         await store.writeEpochArtifact('slow_update', epoch, 'slow_update.json', { guidance: slowUpdate.value.guidance, reasoning: slowUpdate.value.reasoning, comparison: slowUpdate.value.comparison });
         context.events.emit({ type: 'edits-proposed', ...position, stage: 'slow-update', count: 1 });
         let accepted = true;
-        let scores;
+        let scores: SelectionScores;
         if (config.optimizer.slow_update_gate_with_selection) {
           const gated = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' });
           await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);

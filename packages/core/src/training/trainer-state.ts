@@ -15,7 +15,7 @@ import {
 } from '../run-store/runtime-state.js';
 
 /** A skill the run holds, with where it is stored and how it scored on the selection split. */
-export interface SkillStanding {
+interface SkillStanding {
   text: string;
   reference: SkillReference;
   scores: SelectionScores;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type OriginalConfigFormat, type PackageManifest } from '@skillopt/contract';
+import type { OriginalConfigFormat, PackageManifest } from '@skillopt/contract';
 
 /*
  * Stand-ins for env and backend packages, as a test of core needs them: a manifest whose

@@ -1,9 +1,9 @@
-import {
-  type Environment,
-  type RolloutContext,
-  type RolloutResult,
-  type Target,
-  type TaskItem,
+import type {
+  Environment,
+  RolloutContext,
+  RolloutResult,
+  Target,
+  TaskItem,
 } from '@skillopt/contract';
 import { createScriptedChatModel } from '@skillopt/env-kit';
 

@@ -27,7 +27,10 @@ function gatedEnvironment() {
       return { status: 'scored', id: item.id, taskType: item.taskType, hard: 1, soft: 1, prediction: '' };
     },
   };
-  return { environment, mostAtOnce: () => mostAtOnce, started: () => waiting.length, releaseAll: () => waiting.splice(0).forEach((release) => release()) };
+  return { environment, mostAtOnce: () => mostAtOnce, started: () => waiting.length, releaseAll: () => {
+      for (const release of waiting.splice(0)) release();
+    },
+  };
 }
 
 const flush = () => new Promise((resolve) => setImmediate(resolve));

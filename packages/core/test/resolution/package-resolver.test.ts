@@ -189,7 +189,10 @@ describe('createPackageResolver', () => {
     });
     await writeFile(path.join(directory, 'dist', 'index.mjs'), 'export const manifest = {};');
     const imported: string[] = [];
-    const viaRequire = await resolverFor({ importModule: (_url, file) => (imported.push(file), Promise.resolve(require(file))) }).resolveEnvironmentPackage('dual');
+    const viaRequire = await resolverFor({ importModule: (_url, file) => {
+      imported.push(file);
+      return Promise.resolve(require(file));
+    } }).resolveEnvironmentPackage('dual');
     expect(viaRequire.entryFile).toBe(path.join(directory, 'dist', 'index.cjs'));
 
     // With the default conditions the ES module entry is chosen; a module whose exports sit under

@@ -76,7 +76,7 @@ const SECTIONS: ReadonlySet<string> = new Set(CONFIG_SECTIONS);
  * Where a top-level key of the original lives in a structured config, or undefined when it is
  * not one of the original's flat names. `env: searchqa` (a string) is the flat name of `env.name`.
  */
-export function structuredPathOfFlatKey(key: string, value?: unknown): string[] | undefined {
+function structuredPathOfFlatKey(key: string, value?: unknown): string[] | undefined {
   if (key === 'env') return value === undefined || isConfigMapping(value) ? undefined : ['env', 'name'];
   const known = FLAT_KEY_PATHS[key];
   if (known) return [...known];
