@@ -54,7 +54,15 @@ const baseline = (() => {
   return Number(process.hrtime.bigint() - started) / 1e6;
 })();
 
-const result = { command: `node apps/cli/bin/run.js ${args.join(' ')}`, runs, medianMs: median, minMs: sorted[0], maxMs: sorted.at(-1), bareNodeMs: baseline, node: process.version };
+const result = {
+  command: `node apps/cli/bin/run.js ${args.join(' ')}`,
+  runs,
+  medianMs: median,
+  minMs: sorted[0],
+  maxMs: sorted.at(-1),
+  bareNodeMs: baseline,
+  node: process.version,
+};
 if (values.json) {
   console.log(JSON.stringify(result, null, 2));
 } else {
@@ -65,7 +73,12 @@ if (values.json) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   console.log(`CLI start-up — ${process.version}`);
   for (const [index, row] of rows.entries()) {
-    console.log(row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd());
+    console.log(
+      row
+        .map((cell, column) => cell.padEnd(widths[column]))
+        .join('  ')
+        .trimEnd(),
+    );
     if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
   }
 }

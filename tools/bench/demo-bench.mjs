@@ -75,7 +75,9 @@ if (values.json) {
   process.exit(0);
 }
 
-console.log(`Demo bench — configs/demo/default.yaml, SIMULATED model, ${values.transport === 'http' ? 'over HTTP on 127.0.0.1 through @skillopt/backends-openai' : 'in process'} (median of ${repeat} run${repeat === 1 ? '' : 's'} per latency)`);
+console.log(
+  `Demo bench — configs/demo/default.yaml, SIMULATED model, ${values.transport === 'http' ? 'over HTTP on 127.0.0.1 through @skillopt/backends-openai' : 'in process'} (median of ${repeat} run${repeat === 1 ? '' : 's'} per latency)`,
+);
 console.log(machineLine());
 console.log('');
 
@@ -84,8 +86,7 @@ const purposeRows = [];
 const roles = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose)))].sort((a, b) => b.localeCompare(a));
 for (const role of roles) {
   const purposes = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose[role] ?? {})))];
-  for (const purpose of purposes)
-    purposeRows.push([role, purpose, ...results.map((result) => String(result.byRoleAndPurpose[role]?.[purpose]?.calls ?? 0))]);
+  for (const purpose of purposes) purposeRows.push([role, purpose, ...results.map((result) => String(result.byRoleAndPurpose[role]?.[purpose]?.calls ?? 0))]);
 }
 purposeRows.push(['all', '', ...results.map((result) => String(result.calls))]);
 console.log('Model calls by role and purpose (ledger totals; cache hits are not calls)');

@@ -61,7 +61,13 @@ function readEvents(events) {
       const incumbents = [...selectionHashes].filter((hash) => hash !== candidate?.candidateHash);
       if (candidate === undefined || incumbents.length !== 1)
         throw new Error(`step ${event.globalStep}: cannot tell the candidate and the incumbent apart (${[...selectionHashes].join(', ')})`);
-      decisions.push({ globalStep: event.globalStep, accepted: event.accepted, candidateHash: candidate.candidateHash, incumbentHash: incumbents[0], itemsEvaluated: candidate.itemsEvaluated });
+      decisions.push({
+        globalStep: event.globalStep,
+        accepted: event.accepted,
+        candidateHash: candidate.candidateHash,
+        incumbentHash: incumbents[0],
+        itemsEvaluated: candidate.itemsEvaluated,
+      });
     }
   }
   return { counts, decisions };
@@ -152,7 +158,20 @@ console.log('');
 console.log('Per run');
 console.log(
   table(
-    ['gate', 'seed', 'gate rollouts', 'selection rollouts', 'gates', 'early stops', 'accepted', 'false accepts', 'rejected', 'false rejects', 'test initial → best', 'wall'],
+    [
+      'gate',
+      'seed',
+      'gate rollouts',
+      'selection rollouts',
+      'gates',
+      'early stops',
+      'accepted',
+      'false accepts',
+      'rejected',
+      'false rejects',
+      'test initial → best',
+      'wall',
+    ],
     runs.map((run) => [
       run.strategy,
       String(run.seed),

@@ -47,8 +47,7 @@ function packagesMissingChangesets({ changedFiles, changesetTexts, packages }) {
   const named = new Set(changesetTexts.flatMap(packagesNamedBy));
   const changed = new Set();
   for (const file of changedFiles)
-    for (const [directory, name] of packages)
-      if (file.startsWith(`${directory}/`) && isShippedFile(file.slice(directory.length + 1))) changed.add(name);
+    for (const [directory, name] of packages) if (file.startsWith(`${directory}/`) && isShippedFile(file.slice(directory.length + 1))) changed.add(name);
   return [...changed].filter((name) => !named.has(name)).sort();
 }
 

@@ -18,8 +18,7 @@ function workspaceProjects() {
   for (const group of ['packages', 'apps']) {
     const groupDirectory = path.join(workspaceRoot, group);
     if (!existsSync(groupDirectory)) continue;
-    for (const entry of readdirSync(groupDirectory, { withFileTypes: true }))
-      if (entry.isDirectory()) directories.push(path.join(groupDirectory, entry.name));
+    for (const entry of readdirSync(groupDirectory, { withFileTypes: true })) if (entry.isDirectory()) directories.push(path.join(groupDirectory, entry.name));
   }
   return directories
     .filter((directory) => existsSync(path.join(directory, 'package.json')))

@@ -57,7 +57,10 @@ function packageNameOfSpecifier(specifier) {
 function isComputedSpecifier(text, reference) {
   const quote = text[reference.pos];
   const closingQuote = text.indexOf(quote, reference.pos + 1);
-  return text.slice(closingQuote + 1).trimStart().startsWith('+');
+  return text
+    .slice(closingQuote + 1)
+    .trimStart()
+    .startsWith('+');
 }
 
 function describeAllowed(allowed) {
@@ -74,14 +77,14 @@ for (const packageDirectory of workspacePackageDirectories()) {
     continue;
   }
   const allowed = rules.kinds[kind];
-  const runtimeDependencies = new Set(
-    Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies }),
-  );
+  const runtimeDependencies = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies, ...manifest.optionalDependencies }));
   const judge = (dependencyName, how) => {
     if (dependencyName === manifest.name || allowed === '*') return;
     const dependencyKind = kindOfPackage(dependencyName);
     if (dependencyKind && !allowed.includes(dependencyKind))
-      violations.add(`${where}: ${manifest.name} (${kind}) ${how} ${dependencyName} (${dependencyKind}); ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} may depend on ${describeAllowed(allowed)}`);
+      violations.add(
+        `${where}: ${manifest.name} (${kind}) ${how} ${dependencyName} (${dependencyKind}); ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} may depend on ${describeAllowed(allowed)}`,
+      );
   };
   for (const dependencyName of runtimeDependencies) judge(dependencyName, 'depends on');
   for (const file of shippedSourceFiles(packageDirectory)) {

@@ -269,7 +269,8 @@ function indexQuestionRows(csvFiles) {
   for (const file of csvFiles) {
     const { header, rows } = readCsvRows(file);
     if (!header.includes('question')) throw new MaterializeError(`${file}: no "question" column (columns: ${header.join(', ')})`);
-    if (!header.includes('questionId') && !header.includes('id')) throw new MaterializeError(`${file}: no "questionId" or "id" column (columns: ${header.join(', ')})`);
+    if (!header.includes('questionId') && !header.includes('id'))
+      throw new MaterializeError(`${file}: no "questionId" or "id" column (columns: ${header.join(', ')})`);
     if (!['answers', 'answer', 'ground_truth'].some((name) => header.includes(name))) {
       throw new MaterializeError(`${file}: no "answer", "answers" or "ground_truth" column (columns: ${header.join(', ')})`);
     }
@@ -359,7 +360,8 @@ export function materialize({ csv, images, manifestDir = DEFAULT_MANIFEST_DIR, o
         ucsf_document_page_no: entry.ucsf_document_page_no ?? pick(row, 'ucsf_document_page_no'),
         source_split: entry.source_split ?? pick(row, 'source_split'),
       };
-      for (const [key, value] of Object.entries(labels)) if (value !== undefined && value !== null && String(value).trim() !== '') item[key] = String(value).trim();
+      for (const [key, value] of Object.entries(labels))
+        if (value !== undefined && value !== null && String(value).trim() !== '') item[key] = String(value).trim();
       splits[split].push(item);
     }
   }
@@ -370,7 +372,8 @@ export function materialize({ csv, images, manifestDir = DEFAULT_MANIFEST_DIR, o
   if (problems.length > 0) throw new MaterializeError(`nothing was written:\n  - ${problems.join('\n  - ')}`);
 
   const existing = [...SPLITS.map((split) => path.join(out, split, 'items.json')), path.join(out, 'split_manifest.json')].filter(existsSync);
-  if (existing.length > 0 && !overwrite) throw new MaterializeError(`${out} already holds a split (${existing.map((file) => path.relative(out, file)).join(', ')}); pass --overwrite to replace it`);
+  if (existing.length > 0 && !overwrite)
+    throw new MaterializeError(`${out} already holds a split (${existing.map((file) => path.relative(out, file)).join(', ')}); pass --overwrite to replace it`);
   mkdirSync(path.join(out, 'images'), { recursive: true });
   for (const [name, source] of copies) copyFileSync(source, path.join(out, 'images', name));
   for (const split of SPLITS) {

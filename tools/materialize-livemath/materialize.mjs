@@ -28,7 +28,6 @@ const USAGE = `Usage: node tools/materialize-livemath/materialize.mjs --raw-dir 
   --out           where to write <split>/items.json and split_manifest.json
   --manifest-dir  the id split to materialize (default: ${path.relative(process.cwd(), DEFAULT_MANIFEST_DIR) || '.'})`;
 
-
 function parseArguments(argv) {
   const options = {};
   for (let index = 0; index < argv.length; index += 1) {
@@ -42,7 +41,11 @@ function parseArguments(argv) {
   }
   if (!options['raw-dir']) throw new Error('--raw-dir is required');
   if (!options.out) throw new Error('--out is required');
-  return { rawDir: path.resolve(options['raw-dir']), out: path.resolve(options.out), manifestDir: path.resolve(options['manifest-dir'] ?? DEFAULT_MANIFEST_DIR) };
+  return {
+    rawDir: path.resolve(options['raw-dir']),
+    out: path.resolve(options.out),
+    manifestDir: path.resolve(options['manifest-dir'] ?? DEFAULT_MANIFEST_DIR),
+  };
 }
 
 function findMonthlyFiles(directory) {
@@ -69,7 +72,12 @@ function monthlyRows(file) {
 /** "b." → "B", "(C)" → "C"; undefined unless a single letter is left. */
 function normaliseLabel(value) {
   if (typeof value !== 'string') return undefined;
-  const letter = value.trim().toUpperCase().replace(/^[([]+\s*/, '').replace(/\s*[.)\]:]+$/, '').trim();
+  const letter = value
+    .trim()
+    .toUpperCase()
+    .replace(/^[([]+\s*/, '')
+    .replace(/\s*[.)\]:]+$/, '')
+    .trim();
   return /^[A-Z]$/.test(letter) ? letter : undefined;
 }
 
@@ -215,7 +223,10 @@ export function materialize({ rawDir, out, manifestDir }) {
     const total = SPLITS.reduce((sum, split) => sum + manifest[split].length, 0);
     throw new MaterializeError(
       `${missing.length} of the manifest's ${total} ids are missing from the raw files: ${listSome(missing)}.\n` +
-        `Raw files read (${files.length}): ${listSome(files.map((file) => path.relative(rawDir, file)), 8)}.\n` +
+        `Raw files read (${files.length}): ${listSome(
+          files.map((file) => path.relative(rawDir, file)),
+          8,
+        )}.\n` +
         'Download every monthly file the manifest names (its split_manifest.json lists them), at the revision it names.',
     );
   }

@@ -44,7 +44,24 @@ export function readCsvObjects(text, source = 'CSV') {
 // Parsed documents: `jsons/<stem>.json` with `document.elements[]`, each element's `content`
 // (text, or an HTML table) and `bbox[].page_id`. Rendered to text, page by page.
 
-const NAMED_ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', minus: '−', hellip: '…', middot: '·', deg: '°', times: '×', sect: '§', copy: '©', reg: '®' };
+const NAMED_ENTITIES = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  ndash: '–',
+  mdash: '—',
+  minus: '−',
+  hellip: '…',
+  middot: '·',
+  deg: '°',
+  times: '×',
+  sect: '§',
+  copy: '©',
+  reg: '®',
+};
 
 export function unescapeHtml(text) {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity) => {
@@ -65,7 +82,9 @@ function cellText(html) {
 
 /** An HTML table as a markdown table (first row = header; pipes escaped; spans ignored), or undefined without rows. */
 export function htmlTableToMarkdown(html) {
-  const rows = [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map((row) => [...row[1].matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((cell) => cellText(cell[1])));
+  const rows = [...html.matchAll(/<tr\b[^>]*>([\s\S]*?)<\/tr>/gi)].map((row) =>
+    [...row[1].matchAll(/<t[hd]\b[^>]*>([\s\S]*?)<\/t[hd]>/gi)].map((cell) => cellText(cell[1])),
+  );
   const filled = rows.filter((row) => row.length > 0);
   if (filled.length === 0) return undefined;
   const width = Math.max(...filled.map((row) => row.length));
@@ -193,7 +212,9 @@ export function materialize({ csv, jsons, manifestDir, out }) {
 
   const missingIds = SPLITS.flatMap((split) => manifest[split].filter((item) => !rowsById.has(item.id)).map((item) => `${item.id} (${split})`));
   if (missingIds.length > 0)
-    throw new MaterializeError(`${missingIds.length} id${missingIds.length === 1 ? '' : 's'} of the manifest ${missingIds.length === 1 ? 'is' : 'are'} not in ${csv}: ${missingIds.join(', ')}`);
+    throw new MaterializeError(
+      `${missingIds.length} id${missingIds.length === 1 ? '' : 's'} of the manifest ${missingIds.length === 1 ? 'is' : 'are'} not in ${csv}: ${missingIds.join(', ')}`,
+    );
 
   const output = {};
   const neededBy = new Map();
@@ -202,7 +223,8 @@ export function materialize({ csv, jsons, manifestDir, out }) {
       const row = rowsById.get(entry.id);
       const question = pick(row.values, 'question');
       const answer = pick(row.values, 'answer', 'ground_truth');
-      if (question === undefined || answer === undefined) throw new MaterializeError(`${csv} line ${row.line}: uid ${entry.id} has no ${question === undefined ? 'question' : 'answer'}`);
+      if (question === undefined || answer === undefined)
+        throw new MaterializeError(`${csv} line ${row.line}: uid ${entry.id} has no ${question === undefined ? 'question' : 'answer'}`);
       const sourceFiles = parseList(entry.source_files ?? row.values.source_files);
       if (sourceFiles.length === 0) throw new MaterializeError(`uid ${entry.id}: neither the manifest nor the CSV names its source_files`);
       for (const file of sourceFiles) {
@@ -285,14 +307,18 @@ export function parseArguments(argv) {
   for (let index = 0; index < argv.length; index += 1) {
     const argument = argv[index];
     if (argument === '--help' || argument === '-h') return { help: true };
-    const [flag, inline] = argument.includes('=') ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)] : [argument, undefined];
+    const [flag, inline] = argument.includes('=')
+      ? [argument.slice(0, argument.indexOf('=')), argument.slice(argument.indexOf('=') + 1)]
+      : [argument, undefined];
     const key = OPTIONS[flag];
     if (key === undefined) throw new MaterializeError(`unknown argument ${argument}\n${USAGE}`);
     const value = inline ?? argv[(index += 1)];
     if (value === undefined || value === '') throw new MaterializeError(`${flag} needs a value\n${USAGE}`);
     options[key] = path.resolve(value);
   }
-  const missing = Object.entries(OPTIONS).filter(([, key]) => options[key] === undefined).map(([flag]) => flag);
+  const missing = Object.entries(OPTIONS)
+    .filter(([, key]) => options[key] === undefined)
+    .map(([flag]) => flag);
   if (missing.length > 0) throw new MaterializeError(`missing ${missing.join(', ')}\n${USAGE}`);
   return options;
 }

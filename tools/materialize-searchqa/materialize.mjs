@@ -29,7 +29,6 @@ const USAGE = `Usage: node tools/materialize-searchqa/materialize.mjs --rows <fi
   --out           where to write <split>/items.json and split_manifest.json
   --manifest-dir  the id split to materialize (default: ${path.relative(process.cwd(), DEFAULT_MANIFEST_DIR) || '.'})`;
 
-
 function parseArguments(argv) {
   const rows = [];
   const options = {};
@@ -53,7 +52,9 @@ function rowFiles(inputs) {
   for (const input of inputs) {
     if (!existsSync(input)) throw new MaterializeError(`--rows ${input} does not exist`);
     if (statSync(input).isDirectory()) {
-      const inside = readdirSync(input).filter((name) => ROW_FILE.test(name)).sort();
+      const inside = readdirSync(input)
+        .filter((name) => ROW_FILE.test(name))
+        .sort();
       if (inside.length === 0) throw new MaterializeError(`--rows ${input} holds no .jsonl file`);
       files.push(...inside.map((name) => path.join(input, name)));
     } else files.push(input);
@@ -110,14 +111,20 @@ export async function materialize({ rows, out, manifestDir }) {
   if (missing.length > 0) {
     throw new MaterializeError(
       `${missing.length} of the manifest's ${manifest.ids.size} ids are missing from the rows (matched on "key"): ${listSome(missing)}.\n` +
-        `Row files read (${files.length}): ${listSome(files.map((file) => path.basename(file)), 8)}.\n` +
+        `Row files read (${files.length}): ${listSome(
+          files.map((file) => path.basename(file)),
+          8,
+        )}.\n` +
         'Export every split of the dataset the manifest names (its split_manifest.json says which).',
     );
   }
   if (problems.length > 0) throw new MaterializeError(`${problems.length} manifest rows cannot be items:\n  ${problems.join('\n  ')}`);
   const counts = {};
   for (const split of SPLITS) {
-    writeJsonAtomically(path.join(out, split, 'items.json'), manifest.splits[split].map((entry) => found.get(entry.id).item));
+    writeJsonAtomically(
+      path.join(out, split, 'items.json'),
+      manifest.splits[split].map((entry) => found.get(entry.id).item),
+    );
     counts[split] = manifest.splits[split].length;
   }
   const sourceManifest = existsSync(path.join(manifestDir, 'split_manifest.json')) ? readJsonFile(path.join(manifestDir, 'split_manifest.json')) : {};

@@ -28,7 +28,10 @@ function record(name, check) {
     results.passed.push(name);
     console.log(`ok - ${name}${typeof note === 'string' ? `: ${note}` : ''} (${seconds(checkStartedAt)} s)`);
   } catch (error) {
-    const output = [error.stdout, error.stderr].map((stream) => String(stream ?? '').trim()).filter(Boolean).join('\n');
+    const output = [error.stdout, error.stderr]
+      .map((stream) => String(stream ?? '').trim())
+      .filter(Boolean)
+      .join('\n');
     const reason = (output || String(error.message ?? error)).split('\n').slice(0, 20).join('\n');
     results.failed.push(`${name}: ${reason}`);
     console.log(`not ok - ${name}\n${reason.replace(/^/gm, '    ')}`);
@@ -123,12 +126,29 @@ try {
   record(`require ${specifiers.length} entry points from CommonJS`, () => execFileSync('node', ['load.cjs'], { cwd: projectDirectory, stdio: 'pipe' }));
 
   // Type-check one ESM and one CommonJS consumer under NodeNext, which is the strictest resolver.
-  const typeImports = specifiers.map((specifier, index) => `import * as entry${index} from '${specifier}';\nexport type Entry${index} = typeof entry${index};`).join('\n');
+  const typeImports = specifiers
+    .map((specifier, index) => `import * as entry${index} from '${specifier}';\nexport type Entry${index} = typeof entry${index};`)
+    .join('\n');
   writeFileSync(path.join(projectDirectory, 'consumer.mts'), `${typeImports}\n`);
   writeFileSync(path.join(projectDirectory, 'consumer.cts'), `${typeImports}\n`);
   writeFileSync(
     path.join(projectDirectory, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'], lib: ['ES2022'] }, files: ['consumer.mts', 'consumer.cts'] }, null, 2),
+    JSON.stringify(
+      {
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          lib: ['ES2022'],
+        },
+        files: ['consumer.mts', 'consumer.cts'],
+      },
+      null,
+      2,
+    ),
   );
   const typescriptCompiler = createRequire(path.join(workspaceRoot, 'package.json')).resolve('typescript/bin/tsc');
   record('type-check consumers against the installed declarations (NodeNext)', () =>
@@ -175,9 +195,10 @@ try {
       for (const name of ['@skillopt/contract', '@skillopt/env-kit', 'zod', 'jest'])
         if (!existsSync(path.join(scaffoldDirectory, 'node_modules', ...name.split('/'), 'package.json'))) throw new Error(`${name} is not installed`);
     });
-    record("npm test in the scaffold: its conformance suite and scorer tests pass", () => {
+    record('npm test in the scaffold: its conformance suite and scorer tests pass', () => {
       const result = spawnSync('npm', ['test', '--', '--ci', '--colors=false'], { cwd: scaffoldDirectory, encoding: 'utf8' });
-      if (result.status !== 0) throw Object.assign(new Error(`npm test exited with ${result.status ?? result.signal}`), { stdout: result.stdout, stderr: result.stderr });
+      if (result.status !== 0)
+        throw Object.assign(new Error(`npm test exited with ${result.status ?? result.signal}`), { stdout: result.stdout, stderr: result.stderr });
       const summary = /^Tests:\s+(.*)$/m.exec(`${result.stderr}\n${result.stdout}`);
       if (!summary || /failed/.test(summary[1])) throw Object.assign(new Error('no passing Jest summary'), { stdout: result.stdout, stderr: result.stderr });
       return `Tests: ${summary[1].trim()}`;
@@ -189,15 +210,21 @@ try {
       if (!output.includes('Training on demo-bench')) throw new Error(`train printed:\n${output}`);
       if (!output.includes('SIMULATED')) throw new Error(`the run was not labelled as simulated:\n${output}`);
       if (!existsSync(path.join(scaffoldDirectory, 'run', 'best_skill.md'))) throw new Error('no run/best_skill.md was written');
-      if (existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench'))) throw new Error('the scaffold is installed beside the CLI; the check would not prove resolution from the working directory');
+      if (existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench')))
+        throw new Error('the scaffold is installed beside the CLI; the check would not prove resolution from the working directory');
     });
     // As after `npm publish` and `npm install skillopt-env-demo-bench` in a user's project: the
     // packed scaffold beside the CLI, found in the project's node_modules by the same short name.
     record('npm pack the scaffold and npm install it into the first project, as a published package', () => {
-      const packed = execFileSync('npm', ['pack', '--pack-destination', tarballDirectory, '--loglevel=error'], { cwd: scaffoldDirectory, stdio: 'pipe', encoding: 'utf8' });
+      const packed = execFileSync('npm', ['pack', '--pack-destination', tarballDirectory, '--loglevel=error'], {
+        cwd: scaffoldDirectory,
+        stdio: 'pipe',
+        encoding: 'utf8',
+      });
       const tarball = path.join(tarballDirectory, packed.trim().split('\n').at(-1));
       execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: projectDirectory, stdio: 'pipe' });
-      if (!existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench', 'data', 'train', 'items.json'))) throw new Error('the installed package lacks its dataset');
+      if (!existsSync(path.join(projectDirectory, 'node_modules', 'skillopt-env-demo-bench', 'data', 'train', 'items.json')))
+        throw new Error('the installed package lacks its dataset');
       writeFileSync(path.join(projectDirectory, 'demo-bench.yaml'), readFileSync(path.join(scaffoldDirectory, 'configs', 'example.yaml')));
     });
     record('skillopt train in the first project loads skillopt-env-demo-bench from its node_modules by name', () => {

@@ -52,10 +52,7 @@ describe('the layering check', () => {
   });
 
   it('reports a declared dependency that points upwards', () => {
-    const result = runCheckOn([
-      { name: '@skillopt/core' },
-      { name: '@skillopt/env-demo', dependencies: { '@skillopt/core': 'workspace:^' } },
-    ]);
+    const result = runCheckOn([{ name: '@skillopt/core' }, { name: '@skillopt/env-demo', dependencies: { '@skillopt/core': 'workspace:^' } }]);
     expect(result.exitCode).toBe(1);
     expect(result.lines).toEqual([
       'packages/env-demo: @skillopt/env-demo (env) depends on @skillopt/core (core); an env may depend on contract, runtime-kit, env-kit',

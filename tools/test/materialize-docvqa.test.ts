@@ -112,7 +112,9 @@ describe('materialize-docvqa', () => {
     rmSync(path.join(partial, 'data'), { recursive: true });
     const result = run('--csv', csv, '--images', partial, '--manifest-dir', manifestDir, '--out', path.join(directory, 'split'));
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain(`2 page image(s) were not found under ${partial}: 101 (looked for ${path.join(partial, 'data', 'docvqa_images', 'q101_d10.png')}, ${path.join(partial, 'q101_d10.png')})`);
+    expect(result.stderr).toContain(
+      `2 page image(s) were not found under ${partial}: 101 (looked for ${path.join(partial, 'data', 'docvqa_images', 'q101_d10.png')}, ${path.join(partial, 'q101_d10.png')})`,
+    );
     expect(result.stderr).toContain(`103 (looked for ${path.join(partial, 'pages', 'p103.png')}, ${path.join(partial, 'p103.png')}`);
     expect(existsSync(path.join(directory, 'split'))).toBe(false);
   });

@@ -29,7 +29,7 @@ function run(...args: string[]): { status: number | null; stdout: string; stderr
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 describe('materialize-livemath', () => {
-  it('builds a split directory from raw monthly files and a manifest, in the manifest\'s order', () => {
+  it("builds a split directory from raw monthly files and a manifest, in the manifest's order", () => {
     const out = path.join(temporaryDirectory(), 'split');
     const result = run('--raw-dir', RAW_DIR, '--manifest-dir', MANIFEST_DIR, '--out', out);
     expect(result).toMatchObject({ status: 0, stderr: '' });
@@ -50,8 +50,27 @@ describe('materialize-livemath', () => {
     const out = path.join(temporaryDirectory(), 'split');
     expect(run('--raw-dir', RAW_DIR, '--manifest-dir', MANIFEST_DIR, '--out', out).status).toBe(0);
     const [tree, group] = readJson(path.join(out, 'train', 'items.json'));
-    expect(Object.keys(tree)).toEqual(['id', 'month', 'no', 'paper_link', 'theorem', 'sketch', 'theorem_type', 'question', 'choices', 'correct_choice', 'source_path']);
-    expect(tree).toMatchObject({ id: '202512:7', month: '202512', no: 7, theorem_type: ['combinatorics', 'graph theory'], correct_choice: { label: 'B', text: '9' }, source_path: 'data/202512/qa_202512_final.json' });
+    expect(Object.keys(tree)).toEqual([
+      'id',
+      'month',
+      'no',
+      'paper_link',
+      'theorem',
+      'sketch',
+      'theorem_type',
+      'question',
+      'choices',
+      'correct_choice',
+      'source_path',
+    ]);
+    expect(tree).toMatchObject({
+      id: '202512:7',
+      month: '202512',
+      no: 7,
+      theorem_type: ['combinatorics', 'graph theory'],
+      correct_choice: { label: 'B', text: '9' },
+      source_path: 'data/202512/qa_202512_final.json',
+    });
     expect(tree.choices.map((choice: { label: string }) => choice.label)).toEqual(['A', 'B', 'C', 'D', 'E']);
     expect(group).toMatchObject({ id: '202511:1', theorem_type: ['algebra'], correct_choice: { label: 'A', text: 'G is cyclic' } });
     const [series] = readJson(path.join(out, 'val', 'items.json'));
@@ -65,7 +84,7 @@ describe('materialize-livemath', () => {
     expect(extremes.correct_choice).toEqual({ label: 'D', text: 'none of them' });
   });
 
-  it('writes items that env-livemath\'s schema and loader accept', async () => {
+  it("writes items that env-livemath's schema and loader accept", async () => {
     const out = path.join(temporaryDirectory(), 'split');
     expect(run('--raw-dir', RAW_DIR, '--manifest-dir', MANIFEST_DIR, '--out', out).status).toBe(0);
     for (const split of SPLITS) {
@@ -97,7 +116,7 @@ describe('materialize-livemath', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('reports the paper\'s manifest as incomplete against the tiny fixture', () => {
+  it("reports the paper's manifest as incomplete against the tiny fixture", () => {
     const result = run('--raw-dir', RAW_DIR, '--manifest-dir', PAPER_MANIFEST_DIR, '--out', path.join(temporaryDirectory(), 'split'));
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/ of the manifest's 177 ids are missing from the raw files: .*\(from data\/2026\d\d\/qa_2026\d\d_final\.json\)/);

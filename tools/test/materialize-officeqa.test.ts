@@ -49,10 +49,14 @@ function materialize(args: string[]): { status: number | null; stdout: string; s
 
 function rawArguments(out: string, overrides: { csv?: string; jsons?: string; manifest?: string } = {}): string[] {
   return [
-    '--csv', overrides.csv ?? path.join(RAW, 'officeqa_full.csv'),
-    '--jsons', overrides.jsons ?? path.join(RAW, 'jsons'),
-    '--manifest-dir', overrides.manifest ?? path.join(RAW, 'manifest'),
-    '--out', out,
+    '--csv',
+    overrides.csv ?? path.join(RAW, 'officeqa_full.csv'),
+    '--jsons',
+    overrides.jsons ?? path.join(RAW, 'jsons'),
+    '--manifest-dir',
+    overrides.manifest ?? path.join(RAW, 'manifest'),
+    '--out',
+    out,
   ];
 }
 
@@ -103,11 +107,21 @@ describe('materialize-officeqa', () => {
       ].join('\n\n')}\n`,
     );
     expect(readFileSync(path.join(out, 'corpus', 'harbour_authority_2001_12.txt'), 'utf8')).toContain('Container traffic rose to 184,143 units.\nThe change');
-    expect(JSON.parse(readFileSync(path.join(out, 'split_manifest.json'), 'utf8'))).toMatchObject({ counts: { train: 2, val: 1, test: 1 }, documents: 2, corpus_dir: 'corpus' });
+    expect(JSON.parse(readFileSync(path.join(out, 'split_manifest.json'), 'utf8'))).toMatchObject({
+      counts: { train: 2, val: 1, test: 1 },
+      documents: 2,
+      corpus_dir: 'corpus',
+    });
 
     // A rollout on the materialized split: the tools read the rendered document, the scorer reads the CSV answer.
     const model = grepThenAnswer('1,608.80');
-    const result = await environment.rollout(train[0]!, { skill: '', target: { kind: 'chat', model }, signal: new AbortController().signal, workDirectory: async () => out, sampleIndex: 0 });
+    const result = await environment.rollout(train[0]!, {
+      skill: '',
+      target: { kind: 'chat', model },
+      signal: new AbortController().signal,
+      workDirectory: async () => out,
+      sampleIndex: 0,
+    });
     expect(result).toMatchObject({ status: 'scored', hard: 1, soft: 1 });
     const toolMessage = model.calls[1]!.messages.at(-1)!;
     expect(JSON.stringify(toolMessage)).toContain('ledger_bulletin_1999_05.txt:13: | Customs \\\\| duties | 1,608.80 | 1,702.15 |');
@@ -123,7 +137,9 @@ describe('materialize-officeqa', () => {
     const raw = rawCopy();
     rmSync(path.join(raw, 'jsons', 'harbour_authority_2001_12.json'));
     const out = path.join(temporaryDirectory(), 'split');
-    const run = materialize(rawArguments(out, { csv: path.join(raw, 'officeqa_full.csv'), jsons: path.join(raw, 'jsons'), manifest: path.join(raw, 'manifest') }));
+    const run = materialize(
+      rawArguments(out, { csv: path.join(raw, 'officeqa_full.csv'), jsons: path.join(raw, 'jsons'), manifest: path.join(raw, 'manifest') }),
+    );
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('1 document missing from');
     expect(run.stderr).toContain('harbour_authority_2001_12.json (for harbour_authority_2001_12.txt, needed by UID9003, UID9002, UID9004)');

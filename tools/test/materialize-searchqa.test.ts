@@ -36,7 +36,9 @@ describe('materialize-searchqa', () => {
     expect(result.stdout).toBe(`Wrote 2 train, 1 val and 3 test items to ${out}\n`);
     for (const split of SPLITS) {
       const items = readJson(path.join(out, split, 'items.json'));
-      expect(items.map((item: { id: string }) => item.id)).toEqual(readJson(path.join(MANIFEST_DIR, split, 'items.json')).map((entry: { id: string }) => entry.id));
+      expect(items.map((item: { id: string }) => item.id)).toEqual(
+        readJson(path.join(MANIFEST_DIR, split, 'items.json')).map((entry: { id: string }) => entry.id),
+      );
       for (const item of items) expect(Object.keys(item)).toEqual(['id', 'question', 'context', 'answers']);
     }
     expect(readJson(path.join(out, 'train', 'items.json'))[1]).toEqual({
@@ -53,9 +55,18 @@ describe('materialize-searchqa', () => {
     });
   });
 
-  it('reads several --rows files, and writes items that env-searchqa\'s mapper and loader accept', async () => {
+  it("reads several --rows files, and writes items that env-searchqa's mapper and loader accept", async () => {
     const out = path.join(temporaryDirectory(), 'split');
-    const result = run('--rows', path.join(ROWS_DIR, 'train.jsonl'), '--rows', path.join(ROWS_DIR, 'validation.jsonl'), '--manifest-dir', MANIFEST_DIR, '--out', out);
+    const result = run(
+      '--rows',
+      path.join(ROWS_DIR, 'train.jsonl'),
+      '--rows',
+      path.join(ROWS_DIR, 'validation.jsonl'),
+      '--manifest-dir',
+      MANIFEST_DIR,
+      '--out',
+      out,
+    );
     expect(result.status).toBe(0);
     for (const split of SPLITS) {
       for (const raw of readJson(path.join(out, split, 'items.json'))) expect(searchQaItemMapper.safeParse(raw).success).toBe(true);
@@ -74,7 +85,7 @@ describe('materialize-searchqa', () => {
     const onlyTrain = run('--rows', path.join(ROWS_DIR, 'train.jsonl'), '--manifest-dir', MANIFEST_DIR, '--out', out);
     expect(onlyTrain.status).toBe(1);
     expect(onlyTrain.stderr).toContain(
-      "3 of the manifest's 6 ids are missing from the rows (matched on \"key\"): 5f60718293a4b5c6d7e8f90a1b2c3d4e, 4e5f60718293a4b5c6d7e8f90a1b2c3d, 60718293a4b5c6d7e8f90a1b2c3d4e5f",
+      '3 of the manifest\'s 6 ids are missing from the rows (matched on "key"): 5f60718293a4b5c6d7e8f90a1b2c3d4e, 4e5f60718293a4b5c6d7e8f90a1b2c3d, 60718293a4b5c6d7e8f90a1b2c3d4e5f',
     );
     expect(onlyTrain.stderr).toContain('Row files read (1): train.jsonl');
     expect(existsSync(out)).toBe(false);
@@ -95,13 +106,35 @@ describe('materialize-searchqa', () => {
     const bad = path.join(root, 'bad.jsonl');
     const line = (row: Record<string, unknown>) => JSON.stringify(row);
     writeFileSync(bad, [line({ key: '4e5f60718293a4b5c6d7e8f90a1b2c3d', question: 'Q', context: 'c', answers: [] })].join('\n'));
-    const unusable = run('--rows', path.join(ROWS_DIR, 'train.jsonl'), '--rows', bad, '--rows', path.join(ROWS_DIR, 'validation.jsonl'), '--manifest-dir', MANIFEST_DIR, '--out', path.join(root, 'b'));
+    const unusable = run(
+      '--rows',
+      path.join(ROWS_DIR, 'train.jsonl'),
+      '--rows',
+      bad,
+      '--rows',
+      path.join(ROWS_DIR, 'validation.jsonl'),
+      '--manifest-dir',
+      MANIFEST_DIR,
+      '--out',
+      path.join(root, 'b'),
+    );
     expect(unusable.status).toBe(1);
     expect(unusable.stderr).toMatch(/key 4e5f60718293a4b5c6d7e8f90a1b2c3d appears twice/);
     writeFileSync(bad, line({ key: '4e5f60718293a4b5c6d7e8f90a1b2c3d', question: 'Q', context: 'c', answers: [] }));
     const validationWithout = path.join(root, 'validation.jsonl');
     writeFileSync(validationWithout, readFileSync(path.join(ROWS_DIR, 'validation.jsonl'), 'utf8').split('\n').slice(1).join('\n'));
-    const empty = run('--rows', path.join(ROWS_DIR, 'train.jsonl'), '--rows', bad, '--rows', validationWithout, '--manifest-dir', MANIFEST_DIR, '--out', path.join(root, 'c'));
+    const empty = run(
+      '--rows',
+      path.join(ROWS_DIR, 'train.jsonl'),
+      '--rows',
+      bad,
+      '--rows',
+      validationWithout,
+      '--manifest-dir',
+      MANIFEST_DIR,
+      '--out',
+      path.join(root, 'c'),
+    );
     expect(empty.status).toBe(1);
     expect(empty.stderr).toMatch(/4e5f60718293a4b5c6d7e8f90a1b2c3d \(bad\.jsonl line 1\): answers must be a non-empty list/);
 

@@ -36,7 +36,10 @@ describe('the API backends against the simulator on loopback', () => {
       repositoryRoot,
     );
     expect(error).toBeUndefined();
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunEvent);
     const ledger = { entries: await readRunLedger(runDirectory) };
     return { events, ledger };
   }
@@ -49,7 +52,11 @@ describe('the API backends against the simulator on loopback', () => {
       const calls = ledger.entries.filter((entry) => entry.role === role && entry.cacheHit !== true);
       expect(calls.length).toBeGreaterThan(0);
       // The provider is named after the preset (openai-compatible here).
-      expect(calls.every((entry) => entry.provider.startsWith('openai') && entry.usage !== undefined && entry.usage.inputTokens > 0 && entry.usage.estimated !== true)).toBe(true);
+      expect(
+        calls.every(
+          (entry) => entry.provider.startsWith('openai') && entry.usage !== undefined && entry.usage.inputTokens > 0 && entry.usage.estimated !== true,
+        ),
+      ).toBe(true);
     }
   });
 

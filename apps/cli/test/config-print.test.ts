@@ -120,7 +120,10 @@ describe('skillopt config print', () => {
   it('never prints a credential hidden in a value or in the --set that gave it', async () => {
     const url = 'http://user:sk-SECRET999999aaaaaaaaaaaaaa@127.0.0.1:1/v1?api-key=zzzSECRET';
     for (const format of [[], ['--json']]) {
-      const { stdout } = await runSkillopt(['config', 'print', '-c', 'train.yaml', '--set', `backends.sim.seed=4`, '--set', `env.flavour=${url}`, ...format], project.directory);
+      const { stdout } = await runSkillopt(
+        ['config', 'print', '-c', 'train.yaml', '--set', `backends.sim.seed=4`, '--set', `env.flavour=${url}`, ...format],
+        project.directory,
+      );
       expect(stdout).toContain('127.0.0.1:1/v1');
       expect(stdout).not.toContain('SECRET');
     }

@@ -22,7 +22,10 @@ describe('the demo (README main command)', () => {
       repositoryRoot,
     );
     expect(error).toBeUndefined();
-    const events = stdout.trim().split('\n').map((line) => JSON.parse(line) as RunEvent);
+    const events = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunEvent);
     const finished = events.find((event) => event.type === 'run-finished');
     if (finished?.type !== 'run-finished') throw new Error('the run did not finish');
     expect((finished.testScoreBest ?? 0) - (finished.testScoreInitial ?? 0)).toBeGreaterThanOrEqual(0.25);

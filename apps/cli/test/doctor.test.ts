@@ -8,9 +8,16 @@ import { expectHelp } from './helpers/help-manifest';
 
 interface DoctorJson {
   node: { version: string; required: string; ok: boolean };
-  packages: Array<{ from: string; directory: string; packages: Array<{ packageName: string; kind: string; id?: string; specificationVersion?: string; ok: boolean; problem?: string }> }>;
+  packages: Array<{
+    from: string;
+    directory: string;
+    packages: Array<{ packageName: string; kind: string; id?: string; specificationVersion?: string; ok: boolean; problem?: string }>;
+  }>;
   credentials: Array<{ name: string; present: boolean }>;
-  config?: { packages: Array<{ name: string; problem?: string }>; endpoints: Array<{ key: string; url: string; answered: boolean; status?: number; problem?: string }> };
+  config?: {
+    packages: Array<{ name: string; problem?: string }>;
+    endpoints: Array<{ key: string; url: string; answered: boolean; status?: number; problem?: string }>;
+  };
   problems: string[];
 }
 
@@ -47,9 +54,13 @@ describe('skillopt doctor', () => {
     const report = JSON.parse(stdout) as DoctorJson;
     expect(report.node).toEqual({ version: process.versions.node, required: '20.19.0', ok: true });
     const fromProject = report.packages.find((location) => location.from === 'the working directory');
-    expect(fromProject?.packages).toContainEqual(expect.objectContaining({ packageName: 'skillopt-env-fixture', kind: 'env', id: 'fixture', specificationVersion: 'v1', ok: true }));
+    expect(fromProject?.packages).toContainEqual(
+      expect.objectContaining({ packageName: 'skillopt-env-fixture', kind: 'env', id: 'fixture', specificationVersion: 'v1', ok: true }),
+    );
     const fromCli = report.packages.find((location) => location.from === 'the skillopt installation');
-    expect(fromCli?.packages).toContainEqual(expect.objectContaining({ packageName: '@skillopt/env-searchqa', id: 'searchqa', specificationVersion: 'v1', ok: true }));
+    expect(fromCli?.packages).toContainEqual(
+      expect.objectContaining({ packageName: '@skillopt/env-searchqa', id: 'searchqa', specificationVersion: 'v1', ok: true }),
+    );
     expect(fromCli?.packages).toContainEqual(expect.objectContaining({ packageName: '@skillopt/backends-sim', kind: 'backend', id: 'sim', ok: true }));
     // The kits share the naming pattern but are libraries, not packages.
     expect(fromCli?.packages.map((found) => found.packageName)).not.toContain('@skillopt/backends-kit');
@@ -86,7 +97,10 @@ describe('skillopt doctor', () => {
   it('reports an invalid package and exits 1', async () => {
     const broken = path.join(project.directory, 'node_modules', 'skillopt-backends-broken');
     mkdirSync(broken, { recursive: true });
-    writeFileSync(path.join(broken, 'package.json'), JSON.stringify({ name: 'skillopt-backends-broken', version: '0.0.1', type: 'module', exports: './index.js' }));
+    writeFileSync(
+      path.join(broken, 'package.json'),
+      JSON.stringify({ name: 'skillopt-backends-broken', version: '0.0.1', type: 'module', exports: './index.js' }),
+    );
     writeFileSync(path.join(broken, 'index.js'), 'export const nothing = 1;\n');
     const { stdout, error } = await runSkillopt(['doctor', '--json'], project.directory);
     expect(error?.oclif?.exit).toBe(1);
@@ -125,7 +139,9 @@ describe('skillopt doctor', () => {
     await new Promise((resolve) => server.close(resolve));
     writeFileSync(
       project.configFile,
-      defaultConfig().replace('name: fixture', 'name: nosuchbench').replace('backends:\n', `backends:\n  local:\n    target:\n      base_url: http://127.0.0.1:${port}/v1\n`),
+      defaultConfig()
+        .replace('name: fixture', 'name: nosuchbench')
+        .replace('backends:\n', `backends:\n  local:\n    target:\n      base_url: http://127.0.0.1:${port}/v1\n`),
     );
     const { stdout, error } = await runSkillopt(['doctor', '--config', 'train.yaml'], project.directory);
     expect(error?.oclif?.exit).toBe(1);

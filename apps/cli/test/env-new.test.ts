@@ -75,7 +75,12 @@ describe('skillopt env new', () => {
     expect(stdout).toContain('Wrote skillopt-env-demo-bench (env id "demo-bench")');
     expect(stdout).toContain('npm test');
 
-    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as { name: string; scripts: { test: string }; files: string[]; [field: string]: unknown };
+    const manifest = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8')) as {
+      name: string;
+      scripts: { test: string };
+      files: string[];
+      [field: string]: unknown;
+    };
     const cliAnchor = path.join(cliRoot, 'package.json');
     const coreAnchor = path.join(directoryOf(cliAnchor, '@skillopt/core'), 'package.json');
     expect(manifest).toMatchObject({
@@ -114,7 +119,9 @@ describe('skillopt env new', () => {
     const sizes: number[] = [];
     const ids = new Set<string>();
     for (const split of ['train', 'val', 'test']) {
-      const items = JSON.parse(readFileSync(path.join(directory, 'skillopt-env-trivia', 'data', split, 'items.json'), 'utf8')) as Array<Record<string, unknown>>;
+      const items = JSON.parse(readFileSync(path.join(directory, 'skillopt-env-trivia', 'data', split, 'items.json'), 'utf8')) as Array<
+        Record<string, unknown>
+      >;
       sizes.push(items.length);
       for (const item of items) {
         expect(typeof item.question).toBe('string');
@@ -182,7 +189,7 @@ describe('skillopt env new', () => {
         "import * as entry from 'skillopt-env-demo-bench';",
         "import { createRequire } from 'node:module';",
         'const problem = describeEnvironmentPackageProblem(entry);',
-        "if (problem !== undefined) throw new Error(problem);",
+        'if (problem !== undefined) throw new Error(problem);',
         "const required = createRequire(process.cwd() + '/package.json')('skillopt-env-demo-bench');",
         "if (required.manifest.id !== 'demo-bench') throw new Error('require gave ' + JSON.stringify(Object.keys(required)));",
         'const environment = entry.createEnvironment();',
@@ -205,7 +212,11 @@ describe('skillopt env new', () => {
       // Nx forces colours on for the tasks it runs (FORCE_COLOR); the scaffold's Jest must not colour its summary.
       const environment: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', FORCE_COLOR: '0' };
       delete environment.JEST_WORKER_ID;
-      const result = spawnSync(process.execPath, [...args, '--ci', '--colors=false', '--verbose'], { cwd: packageDirectory, encoding: 'utf8', env: environment });
+      const result = spawnSync(process.execPath, [...args, '--ci', '--colors=false', '--verbose'], {
+        cwd: packageDirectory,
+        encoding: 'utf8',
+        env: environment,
+      });
       const report = result.stderr.replace(/\u001b\[[0-9;]*m/g, '');
       expect(report).toMatch(/Tests:\s+\d+ passed, \d+ total/);
       expect(report).not.toMatch(/failed/);

@@ -49,7 +49,10 @@ describe('skillopt eval', () => {
   });
 
   it('honours the split limit of the config (evaluation.test_env_num)', async () => {
-    const { stdout, error } = await runSkillopt(['eval', '-c', 'train.yaml', '--skill', 'skill.md', '--set', 'evaluation.test_env_num=2', '--json'], project.directory);
+    const { stdout, error } = await runSkillopt(
+      ['eval', '-c', 'train.yaml', '--skill', 'skill.md', '--set', 'evaluation.test_env_num=2', '--json'],
+      project.directory,
+    );
     expect(error).toBeUndefined();
     expect((JSON.parse(stdout) as { items: unknown[] }).items).toHaveLength(2);
   });

@@ -27,7 +27,10 @@ describe('who retries a failing provider', () => {
   it('keeps the attempts per call within the backend limit under a storm of 503s, however many rollout retries core allows', async () => {
     const maxAttempts = 3;
     const items = 4;
-    const backend = createBackend({ preset: 'openai_compatible', base_url: server.url('/v1'), max_attempts: maxAttempts, timeout_seconds: 10 }, { environment: {} });
+    const backend = createBackend(
+      { preset: 'openai_compatible', base_url: server.url('/v1'), max_attempts: maxAttempts, timeout_seconds: 10 },
+      { environment: {} },
+    );
     const environment = await createEnvironment({ split_mode: 'split_dir', split_dir: path.join(repositoryRoot, 'datasets/demo') });
     const config = coreConfigSchema.parse({
       model: { target: 'sim-target', target_backend: 'openai', optimizer_backend: 'openai' },

@@ -2,7 +2,17 @@ import { expectHelp, manifestCommands } from './helpers/help-manifest';
 
 describe('--help', () => {
   it('lists every command', () => {
-    expect(Object.keys(manifestCommands()).sort()).toEqual(['config:print', 'doctor', 'env:new', 'eval', 'runs:diff', 'runs:list', 'runs:show', 'sim:serve', 'train']);
+    expect(Object.keys(manifestCommands()).sort()).toEqual([
+      'config:print',
+      'doctor',
+      'env:new',
+      'eval',
+      'runs:diff',
+      'runs:list',
+      'runs:show',
+      'sim:serve',
+      'train',
+    ]);
   });
 
   it.each(Object.keys(manifestCommands()))('has a summary, a description and examples for %s', (commandId) => {

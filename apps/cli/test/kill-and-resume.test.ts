@@ -37,10 +37,14 @@ async function startCountingProxy(upstream: string): Promise<CountingProxy> {
         proxy.received += 1;
         if (proxy.onRequest(proxy.received)) return; // held: the caller is killed while it waits
       }
-      const forwarded = http.request(`${upstream}${(request.url ?? '').replace(/^\/v1/, '')}`, { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
+      const forwarded = http.request(
+        `${upstream}${(request.url ?? '').replace(/^\/v1/, '')}`,
+        { method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
       forwarded.on('error', () => response.destroy());
       forwarded.end(Buffer.concat(chunks));
     });
@@ -85,7 +89,9 @@ describe('a run killed with SIGKILL at any instant', () => {
     const killAt = [5, 70, 140];
     let sessions = 0;
     for (const [index, threshold] of killAt.entries()) {
-      const session = train(index === 0 ? ['--config', 'configs/features/openai-via-sim.yaml', ...common, '--out', runDirectory] : ['--resume', runDirectory, ...common]);
+      const session = train(
+        index === 0 ? ['--config', 'configs/features/openai-via-sim.yaml', ...common, '--out', runDirectory] : ['--resume', runDirectory, ...common],
+      );
       let quiet: NodeJS.Timeout | undefined;
       proxy.onRequest = (count) => {
         if (count < threshold) return false;

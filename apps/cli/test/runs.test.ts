@@ -24,9 +24,20 @@ describe('skillopt runs', () => {
     cpSync(at('outputs', 'a-finished'), at('outputs', 'c-running'), { recursive: true });
     rmSync(at('outputs', 'c-running', 'summary.json'));
     const events = readFileSync(at('outputs', 'c-running', 'events.jsonl'), 'utf8').split('\n');
-    writeFileSync(at('outputs', 'c-running', 'events.jsonl'), `${events.slice(0, events.findIndex((line) => line.includes('"step-finished"'))).join('\n')}\n`);
+    writeFileSync(
+      at('outputs', 'c-running', 'events.jsonl'),
+      `${events
+        .slice(
+          0,
+          events.findIndex((line) => line.includes('"step-finished"')),
+        )
+        .join('\n')}\n`,
+    );
     // Three epochs: epoch-end slow updates change the skill too.
-    await runSkillopt(['train', '--config', 'train.yaml', '--out', 'outputs/d-long', '--set', 'train.num_epochs=3', '--set', 'backends.sim.seed=5'], project.directory);
+    await runSkillopt(
+      ['train', '--config', 'train.yaml', '--out', 'outputs/d-long', '--set', 'train.num_epochs=3', '--set', 'backends.sim.seed=5'],
+      project.directory,
+    );
     mkdirSync(at('outputs', 'notes'));
     writeFileSync(at('outputs', 'notes', 'readme.txt'), 'not a run');
   });
@@ -56,7 +67,15 @@ describe('skillopt runs', () => {
       cpSync(at('outputs', 'a-finished'), at('elsewhere', 'copy'), { recursive: true });
       const { stdout, error } = await runSkillopt(['runs', 'list', '--dir', 'elsewhere', '--json'], project.directory);
       expect(error).toBeUndefined();
-      const runs = JSON.parse(stdout) as Array<{ name: string; environment: string; status: string; stepsDone: number; stepsTotal: number; bestScore: number; test: unknown }>;
+      const runs = JSON.parse(stdout) as Array<{
+        name: string;
+        environment: string;
+        status: string;
+        stepsDone: number;
+        stepsTotal: number;
+        bestScore: number;
+        test: unknown;
+      }>;
       expect(runs).toHaveLength(1);
       expect(runs[0]).toMatchObject({ name: path.join('elsewhere', 'copy'), environment: 'fixture', status: 'finished', stepsDone: 2, stepsTotal: 2 });
       expect(runs[0]?.test).not.toBeNull();
@@ -102,7 +121,11 @@ describe('skillopt runs', () => {
     it('prints the same for a run whose events and files carry fields from a newer release', async () => {
       cpSync(at('outputs', 'a-finished'), at('outputs', 'e-newer'), { recursive: true });
       const withExtraFields = (value: unknown): unknown =>
-        Array.isArray(value) ? value.map(withExtraFields) : typeof value === 'object' && value !== null ? { ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExtraFields(item)])), addedLater: { by: 'a newer SkillOpt' } } : value;
+        Array.isArray(value)
+          ? value.map(withExtraFields)
+          : typeof value === 'object' && value !== null
+            ? { ...Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withExtraFields(item)])), addedLater: { by: 'a newer SkillOpt' } }
+            : value;
       const eventsFile = at('outputs', 'e-newer', 'events.jsonl');
       const lines = readFileSync(eventsFile, 'utf8').trim().split('\n');
       writeFileSync(eventsFile, `${lines.map((line) => JSON.stringify(withExtraFields(JSON.parse(line)))).join('\n')}\n`);
@@ -211,7 +234,10 @@ describe('skillopt runs', () => {
     });
 
     it('takes --from/--to, --combined and --json', async () => {
-      const { stdout, error } = await runSkillopt(['runs', 'diff', 'outputs/a-finished', '--from', '0', '--to', '2', '--combined', '--json'], project.directory);
+      const { stdout, error } = await runSkillopt(
+        ['runs', 'diff', 'outputs/a-finished', '--from', '0', '--to', '2', '--combined', '--json'],
+        project.directory,
+      );
       expect(error).toBeUndefined();
       const diff = JSON.parse(stdout) as { from: { step: number }; changes: Array<{ kind: string; diff: string; fromFile: string }> };
       expect(diff.from.step).toBe(0);
@@ -221,14 +247,22 @@ describe('skillopt runs', () => {
     });
 
     it('lists epoch-end updates as changes, and ends at the current skill at the last step', async () => {
-      const state = JSON.parse(readFileSync(at('outputs', 'd-long', 'runtime_state.json'), 'utf8')) as { lastCompletedStep: number; current: { skillPath: string } };
-      const { stdout, error } = await runSkillopt(['runs', 'diff', 'outputs/d-long', '--from', '0', '--to', String(state.lastCompletedStep), '--json'], project.directory);
+      const state = JSON.parse(readFileSync(at('outputs', 'd-long', 'runtime_state.json'), 'utf8')) as {
+        lastCompletedStep: number;
+        current: { skillPath: string };
+      };
+      const { stdout, error } = await runSkillopt(
+        ['runs', 'diff', 'outputs/d-long', '--from', '0', '--to', String(state.lastCompletedStep), '--json'],
+        project.directory,
+      );
       expect(error).toBeUndefined();
       const diff = JSON.parse(stdout) as { to: { file: string }; changes: Array<{ kind: string; label: string; toFile: string }> };
       const slowUpdates = readdirSync(at('outputs', 'd-long', 'skills')).filter((name) => /^skill_epoch_\d+_slow_update\.md$/.test(name));
       for (const name of slowUpdates) {
         const epoch = Number(/epoch_(\d+)/.exec(name)?.[1]);
-        expect(diff.changes).toContainEqual(expect.objectContaining({ kind: 'epoch-end', label: `the slow update at the end of epoch ${epoch}`, toFile: `skills/${name}` }));
+        expect(diff.changes).toContainEqual(
+          expect.objectContaining({ kind: 'epoch-end', label: `the slow update at the end of epoch ${epoch}`, toFile: `skills/${name}` }),
+        );
       }
       expect(diff.to.file).toBe(state.current.skillPath);
       const combined = await runSkillopt(['runs', 'diff', 'outputs/d-long', '--to', String(state.lastCompletedStep), '--combined'], project.directory);

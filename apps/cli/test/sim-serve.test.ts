@@ -62,7 +62,13 @@ function startServe(args: string[], project: FixtureProject): RunningServe {
       for (;;) {
         const match = pattern.exec(stdout());
         if (match) return match;
-        const settled = await Promise.race([finished.then(() => true, () => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 20))]);
+        const settled = await Promise.race([
+          finished.then(
+            () => true,
+            () => true,
+          ),
+          new Promise<false>((resolve) => setTimeout(() => resolve(false), 20)),
+        ]);
         if (settled && !pattern.test(stdout())) throw new Error(`sim serve ended before printing ${pattern}:\n${stdout()}\n${err.join('')}`);
       }
     },

@@ -19,7 +19,8 @@ export const manifest: PackageManifest<'backend', AnthropicBackendConfig> = {
   id: 'anthropic',
   specificationVersion: 'v1',
   configSchema: anthropicBackendConfigSchema,
-  description: 'The Anthropic Messages API (Claude), with prompt caching of the skill and optional extended thinking. Key: ANTHROPIC_API_KEY (or TARGET_ANTHROPIC_API_KEY, …).',
+  description:
+    'The Anthropic Messages API (Claude), with prompt caching of the skill and optional extended thinking. Key: ANTHROPIC_API_KEY (or TARGET_ANTHROPIC_API_KEY, …).',
 };
 
 /** What an embedding application or a test may hand the backend besides its config section. */

@@ -48,7 +48,11 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
   async function generate(received: GenerateRequest): Promise<GenerateResult> {
     const reading = readGenerateRequest(received);
     if (!reading.ok)
-      throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `${ANTHROPIC_PROVIDER}/${modelId}: an invalid generate request: ${reading.problems.join('; ')}` });
+      throw new SkillOptError({
+        code: ERROR_CODES.internal,
+        category: 'internal',
+        message: `${ANTHROPIC_PROVIDER}/${modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
+      });
     const request = reading.request;
     const warnings = [...reading.warnings, ...messageParamsWarnings(request)];
     const plan = buildMessageParams(request, settings, memory);
@@ -59,9 +63,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
           let body: unknown;
           let requestId: string | null | undefined;
           try {
-            const { data, request_id } = await client.messages
-              .create(plan.params, { signal, timeout: settings.timeoutMs, maxRetries: 0 })
-              .withResponse();
+            const { data, request_id } = await client.messages.create(plan.params, { signal, timeout: settings.timeoutMs, maxRetries: 0 }).withResponse();
             body = data;
             requestId = request_id;
           } catch (error) {
@@ -92,7 +94,10 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     if (toolCallIds.length > 0) memory.remember(toolCallIds, reply.thinkingBlocks);
     return {
       ...reply.result,
-      providerMetadata: { ...reply.result.providerMetadata, ...(plan.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: plan.thinkingBudgetTokens }) },
+      providerMetadata: {
+        ...reply.result.providerMetadata,
+        ...(plan.thinkingBudgetTokens === undefined ? {} : { thinkingBudgetTokens: plan.thinkingBudgetTokens }),
+      },
       ...(warnings.length > 0 ? { warnings } : {}),
     };
   }

@@ -13,7 +13,9 @@ const overridableShape = {
   base_url: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL, e.g. https://api.anthropic.com' })
     .optional()
-    .describe('The API origin, without /v1 (the SDK adds /v1/messages). Default https://api.anthropic.com; point it at `skillopt sim serve` to train against the simulator.'),
+    .describe(
+      'The API origin, without /v1 (the SDK adds /v1/messages). Default https://api.anthropic.com; point it at `skillopt sim serve` to train against the simulator.',
+    ),
   max_output_tokens: wholeNumber(1)
     .optional()
     .describe("The Messages API's max_tokens when a call does not set its own cap (thinking included). Default 16384."),
@@ -28,9 +30,7 @@ const overridableShape = {
   max_retries: wholeNumber(0).optional().describe('Retries after a transient failure (429, 5xx, 529, timeouts, broken connections). Default 4.'),
   max_concurrency: wholeNumber(1).optional().describe('Calls in flight at once. Absent: unlimited (unless a per-minute budget is set).'),
   requests_per_minute: wholeNumber(1).optional().describe('Calls started in any rolling minute. Absent: unlimited.'),
-  tokens_per_minute: wholeNumber(1)
-    .optional()
-    .describe('Input (excluding cache reads) plus output tokens in any rolling minute. Absent: unlimited.'),
+  tokens_per_minute: wholeNumber(1).optional().describe('Input (excluding cache reads) plus output tokens in any rolling minute. Absent: unlimited.'),
 };
 
 /** A role's own section (`backends.anthropic.target`, `.optimizer`, `.judge`). */

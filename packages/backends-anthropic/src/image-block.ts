@@ -26,8 +26,7 @@ function base64Block(data: string, declared: string | undefined): ImageBlockPara
   const mediaType = (declared?.toLowerCase().trim() || BASE64_SIGNATURES.find(([prefix]) => data.startsWith(prefix))?.[1]) ?? '';
   if (mediaType === '') throw unsupportedImage('an image given as bare base64 needs a mediaType (image/jpeg, image/png, image/gif or image/webp)');
   const normalized = mediaType === 'image/jpg' ? 'image/jpeg' : mediaType;
-  if (!isSupported(normalized))
-    throw unsupportedImage(`Anthropic accepts images as ${SUPPORTED_IMAGE_MEDIA_TYPES.join(', ')}; got ${mediaType}`);
+  if (!isSupported(normalized)) throw unsupportedImage(`Anthropic accepts images as ${SUPPORTED_IMAGE_MEDIA_TYPES.join(', ')}; got ${mediaType}`);
   return { type: 'image', source: { type: 'base64', media_type: normalized, data } };
 }
 

@@ -9,7 +9,6 @@ import type { ResponseFormat } from '@skillopt/contract';
 export function jsonReplyInstruction(format: ResponseFormat | undefined): string | undefined {
   if (format === undefined || format.type !== 'json') return undefined;
   const lines = ['Reply with a single JSON value and nothing else: no prose before or after it, no Markdown code fence.'];
-  if (format.schema !== undefined)
-    lines.push(`It must match this JSON Schema${format.name ? ` ("${format.name}")` : ''}:`, JSON.stringify(format.schema));
+  if (format.schema !== undefined) lines.push(`It must match this JSON Schema${format.name ? ` ("${format.name}")` : ''}:`, JSON.stringify(format.schema));
   return lines.join('\n');
 }

@@ -62,7 +62,9 @@ export function buildMessageParams(request: GenerateRequest, settings: Anthropic
   };
   const promptText = [
     ...(system ?? []).map((block) => block.text),
-    ...request.messages.filter((message) => message.role !== 'system').map((message) => (message.role === 'tool' ? message.content.map((part) => part.output).join('\n') : messageText(message))),
+    ...request.messages
+      .filter((message) => message.role !== 'system')
+      .map((message) => (message.role === 'tool' ? message.content.map((part) => part.output).join('\n') : messageText(message))),
     ...(request.tools === undefined ? [] : [JSON.stringify(request.tools)]),
   ].join('\n');
   return { params, thinkingBudgetTokens, promptText, estimatedTokens: estimateTokens(promptText) + maxTokens };
@@ -76,10 +78,22 @@ export function buildMessageParams(request: GenerateRequest, settings: Anthropic
 export function messageParamsWarnings(request: GenerateRequest): CallWarning[] {
   const warnings: CallWarning[] = [];
   if (request.temperature !== undefined)
-    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: 'the Messages API is sent no temperature (newer models and extended thinking refuse one)' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'temperature',
+      message: 'the Messages API is sent no temperature (newer models and extended thinking refuse one)',
+    });
   if (request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
-    warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: 'reasoningEffort is not sent; extended thinking follows the configured thinking budget' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'reasoningEffort',
+      message: 'reasoningEffort is not sent; extended thinking follows the configured thinking budget',
+    });
   if (request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
-    warnings.push({ type: 'unsupported-setting', field: 'responseFormat.schema', message: 'the JSON Schema is asked for in words; the Messages API does not enforce it' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'responseFormat.schema',
+      message: 'the JSON Schema is asked for in words; the Messages API does not enforce it',
+    });
   return warnings;
 }

@@ -99,7 +99,10 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
       details: { modelId },
     });
 
-  const network = providerErrorFromNetworkFailure(ANTHROPIC_PROVIDER, sdkError.name === 'APIConnectionError' ? ((error as { cause?: unknown }).cause ?? error) : error);
+  const network = providerErrorFromNetworkFailure(
+    ANTHROPIC_PROVIDER,
+    sdkError.name === 'APIConnectionError' ? ((error as { cause?: unknown }).cause ?? error) : error,
+  );
   // The SDK raises APIConnectionError only for a request that got no answer: a network failure
   // even when the underlying error does not say which kind.
   if (sdkError.name === 'APIConnectionError' && !network.retryable)

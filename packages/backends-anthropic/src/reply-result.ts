@@ -63,7 +63,10 @@ function malformed(message: string, context: ReplyContext): ProviderError {
  */
 export function mapReply(body: unknown, context: ReplyContext): MappedReply {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw malformed(`the reply is not a Messages API message object (got ${body === null ? 'null' : typeof body === 'string' ? 'text' : typeof body})`, context);
+    throw malformed(
+      `the reply is not a Messages API message object (got ${body === null ? 'null' : typeof body === 'string' ? 'text' : typeof body})`,
+      context,
+    );
   const message = body as { id?: unknown; model?: unknown; content?: unknown; stop_reason?: unknown; usage?: unknown };
   if (!Array.isArray(message.content)) throw malformed('the reply has no content array', context);
 
@@ -89,7 +92,11 @@ export function mapReply(body: unknown, context: ReplyContext): MappedReply {
     usage = usageFromAnthropic(message.usage);
     limitedTokens = rateLimitedTokens(message.usage);
   } else {
-    usage = { inputTokens: estimateTokens(context.promptText()), outputTokens: estimateTokens(text + (toolCalls.length > 0 ? JSON.stringify(toolCalls) : '')), estimated: true };
+    usage = {
+      inputTokens: estimateTokens(context.promptText()),
+      outputTokens: estimateTokens(text + (toolCalls.length > 0 ? JSON.stringify(toolCalls) : '')),
+      estimated: true,
+    };
     limitedTokens = usage.inputTokens + usage.outputTokens;
   }
 

@@ -23,7 +23,6 @@ export function buildSystemBlocks(systemTexts: readonly string[], options: Syste
   const blocks: TextBlockParam[] = systemTexts.filter((text) => text.trim() !== '').map((text) => ({ type: 'text', text }));
   const last = blocks[blocks.length - 1];
   if (options.promptCaching && last !== undefined) last.cache_control = { type: 'ephemeral' };
-  if (options.trailingInstruction !== undefined && options.trailingInstruction.trim() !== '')
-    blocks.push({ type: 'text', text: options.trailingInstruction });
+  if (options.trailingInstruction !== undefined && options.trailingInstruction.trim() !== '') blocks.push({ type: 'text', text: options.trailingInstruction });
   return blocks.length === 0 ? undefined : blocks;
 }

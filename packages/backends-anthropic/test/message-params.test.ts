@@ -31,7 +31,10 @@ describe('building a Messages API request', () => {
       { role: 'user', content: 'q' },
     ];
     const plain = build({ messages }).params;
-    const json = build({ messages, responseFormat: { type: 'json', name: 'edits', schema: { type: 'object', properties: { edits: { type: 'array' } } } } }).params;
+    const json = build({
+      messages,
+      responseFormat: { type: 'json', name: 'edits', schema: { type: 'object', properties: { edits: { type: 'array' } } } },
+    }).params;
     expect(json.system?.[0]).toEqual(plain.system?.[0]);
     const instruction = (json.system as Array<{ text: string; cache_control?: unknown }>)[1];
     expect(instruction?.cache_control).toBeUndefined();
@@ -70,7 +73,13 @@ describe('building a Messages API request', () => {
       tools: [{ name: 'lookup', description: '', inputSchema: { type: 'object', properties: { cell: { type: 'string' } } } }],
       messages: [
         { role: 'user', content: 'Sum the column.' },
-        { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'toolu_1', toolName: 'lookup', input: { cell: 'A1' } }, { type: 'tool-call', toolCallId: 'toolu_2', toolName: 'lookup', input: { cell: 'A2' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'toolu_1', toolName: 'lookup', input: { cell: 'A1' } },
+            { type: 'tool-call', toolCallId: 'toolu_2', toolName: 'lookup', input: { cell: 'A2' } },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_1', toolName: 'lookup', output: '3' }] },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_2', toolName: 'lookup', output: 'not a number', isError: true }] },
         { role: 'user', content: 'Go on.' },
@@ -153,11 +162,11 @@ describe('what a call asks for and the Messages API is not sent', () => {
   const ask = (extra: Partial<GenerateRequest>): GenerateRequest => ({ messages: [{ role: 'user', content: 'hi' }], purpose: 'rollout', ...extra });
 
   it('warns of a temperature, a reasoning effort and a JSON Schema, and of nothing else', () => {
-    expect(messageParamsWarnings(ask({ temperature: 0.2, reasoningEffort: 'high', responseFormat: { type: 'json', schema: { type: 'object' } } })).map((warning) => warning.field)).toEqual([
-      'temperature',
-      'reasoningEffort',
-      'responseFormat.schema',
-    ]);
+    expect(
+      messageParamsWarnings(ask({ temperature: 0.2, reasoningEffort: 'high', responseFormat: { type: 'json', schema: { type: 'object' } } })).map(
+        (warning) => warning.field,
+      ),
+    ).toEqual(['temperature', 'reasoningEffort', 'responseFormat.schema']);
     expect(messageParamsWarnings(ask({ reasoningEffort: 'none', responseFormat: { type: 'json' } }))).toEqual([]);
   });
 });

@@ -86,7 +86,13 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expect(first.finishReason).toBe('stop');
     expect(first.usage).toEqual({ inputTokens: 30 + 1800, outputTokens: 12, cachedInputTokens: 0 });
     expect(second.usage).toEqual({ inputTokens: 28 + 1800, outputTokens: 10, cachedInputTokens: 1800 });
-    expect(first.providerMetadata).toMatchObject({ responseId: 'msg_01FixtureReply', model: 'claude-sonnet-4-6', stopReason: 'end_turn', requestId: 'req_fixture', cacheCreationInputTokens: 1800 });
+    expect(first.providerMetadata).toMatchObject({
+      responseId: 'msg_01FixtureReply',
+      model: 'claude-sonnet-4-6',
+      stopReason: 'end_turn',
+      requestId: 'req_fixture',
+      cacheCreationInputTokens: 1800,
+    });
     expect(second.providerMetadata).toMatchObject({ cacheReadInputTokens: 1800 });
     expectNoSecret([first, second]);
   });
@@ -110,7 +116,9 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
   });
 
   it('waits the retry-after of a 429, then succeeds, counting usage once', async () => {
-    const { model, waits, server } = await modelAgainst([errorReply(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '7' })]);
+    const { model, waits, server } = await modelAgainst([
+      errorReply(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '7' }),
+    ]);
     const result = await model.generate(rollout);
     expect(server.requests).toHaveLength(2);
     expect(waits).toEqual([7000]);
@@ -118,7 +126,10 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
   });
 
   it('retries a 500 and a 529 overloaded error with backoff, counting usage once', async () => {
-    const { model, waits, server } = await modelAgainst([errorReply(500, 'api_error', 'Internal server error'), errorReply(529, 'overloaded_error', 'Overloaded')]);
+    const { model, waits, server } = await modelAgainst([
+      errorReply(500, 'api_error', 'Internal server error'),
+      errorReply(529, 'overloaded_error', 'Overloaded'),
+    ]);
     const result = await model.generate(rollout);
     expect(server.requests).toHaveLength(3);
     expect(waits).toHaveLength(2); // jittered backoff: random 0.5 of 500 ms, then of 1000 ms
@@ -264,7 +275,13 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
               { type: 'redacted_thinking', data: 'opaque' },
               { type: 'text', text: '<answer>42</answer>', citations: null },
             ],
-            usage: { input_tokens: 40, output_tokens: 300, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens_details: { thinking_tokens: 280 } },
+            usage: {
+              input_tokens: 40,
+              output_tokens: 300,
+              cache_read_input_tokens: 0,
+              cache_creation_input_tokens: 0,
+              output_tokens_details: { thinking_tokens: 280 },
+            },
           }),
         },
       ],
@@ -296,7 +313,9 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
       ],
       { thinking_budget_tokens: 1024, max_output_tokens: 4096 },
     );
-    const tools = [{ name: 'search', description: 'Searches the web', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
+    const tools = [
+      { name: 'search', description: 'Searches the web', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+    ];
     const first = await model.generate({ ...rollout, tools });
     expect(first.finishReason).toBe('tool-calls');
     expect(first.text).toBe('Let me look that up.');
@@ -308,7 +327,13 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
       tools,
       messages: [
         ...rollout.messages,
-        { role: 'assistant', content: [{ type: 'text', text: first.text }, { type: 'tool-call', toolCallId: 'toolu_01A', toolName: 'search', input: { query: 'Arvandia moons' } }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: first.text },
+            { type: 'tool-call', toolCallId: 'toolu_01A', toolName: 'search', input: { query: 'Arvandia moons' } },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'toolu_01A', toolName: 'search', output: 'Arvandia has 42 moons.' }] },
       ],
     });

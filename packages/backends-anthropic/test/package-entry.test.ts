@@ -73,7 +73,9 @@ describe('the package entry', () => {
     }
     expect(SkillOptError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({ code: 'config-invalid', retryable: false });
-    expect((failure as Error).message).toMatch(/^backends\.anthropic: no API key for the target in the environment: set TARGET_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY/);
+    expect((failure as Error).message).toMatch(
+      /^backends\.anthropic: no API key for the target in the environment: set TARGET_ANTHROPIC_API_KEY or ANTHROPIC_API_KEY/,
+    );
 
     const model = createBackend({}, { environment: { ANTHROPIC_API_KEY: 'sk-ant-secret' } }).createChatModel({ role: 'optimizer', modelId: 'claude-opus-4-8' });
     expect(model).toMatchObject({ provider: 'anthropic', modelId: 'claude-opus-4-8', specificationVersion: 'v1' });
@@ -81,13 +83,21 @@ describe('the package entry', () => {
   });
 
   it('refuses two different limits for the one limit an account has at one base URL', () => {
-    const backend = createBackend({ max_concurrency: 4, optimizer: { max_concurrency: 2 } }, { environment: { ANTHROPIC_API_KEY: 'sk-ant-secret' }, rateLimiters: createRateLimiterRegistry() });
+    const backend = createBackend(
+      { max_concurrency: 4, optimizer: { max_concurrency: 2 } },
+      { environment: { ANTHROPIC_API_KEY: 'sk-ant-secret' }, rateLimiters: createRateLimiterRegistry() },
+    );
     backend.createChatModel({ role: 'target' });
-    expect(() => backend.createChatModel({ role: 'optimizer' })).toThrow(/share one rate limit, but they were given different limits \(max_concurrency 4; max_concurrency 2\)/);
+    expect(() => backend.createChatModel({ role: 'optimizer' })).toThrow(
+      /share one rate limit, but they were given different limits \(max_concurrency 4; max_concurrency 2\)/,
+    );
 
     const ownKeys = createBackend(
       { max_concurrency: 4, optimizer: { max_concurrency: 2 } },
-      { environment: { TARGET_ANTHROPIC_API_KEY: 'sk-ant-target', OPTIMIZER_ANTHROPIC_API_KEY: 'sk-ant-optimizer' }, rateLimiters: createRateLimiterRegistry() },
+      {
+        environment: { TARGET_ANTHROPIC_API_KEY: 'sk-ant-target', OPTIMIZER_ANTHROPIC_API_KEY: 'sk-ant-optimizer' },
+        rateLimiters: createRateLimiterRegistry(),
+      },
     );
     ownKeys.createChatModel({ role: 'target' });
     expect(() => ownKeys.createChatModel({ role: 'optimizer' })).not.toThrow();

@@ -50,7 +50,13 @@ describe('the Anthropic backend against `skillopt sim serve`', () => {
 
   it('answers a request with a field the contract does not know, with warnings for it and the temperature it did not send', async () => {
     const target = backendForSimulator().createChatModel({ role: 'target', modelId: 'sim-target' });
-    const request = { messages: [{ role: 'system' as const, content: SKILL_PROMPT }, { role: 'user' as const, content: `## Question\n${items[0]!.question!}` }], purpose: 'rollout' };
+    const request = {
+      messages: [
+        { role: 'system' as const, content: SKILL_PROMPT },
+        { role: 'user' as const, content: `## Question\n${items[0]!.question!}` },
+      ],
+      purpose: 'rollout',
+    };
     const reply = await target.generate({ ...request, temperature: 0.4, topK: 5 } as typeof request);
     expect(reply.text).toMatch(/<answer>\s*3\s*<\/answer>/);
     expect(reply.warnings?.map((warning) => [warning.type, warning.field])).toEqual([
@@ -69,7 +75,9 @@ describe('the Anthropic backend against `skillopt sim serve`', () => {
 
   it('runs a tool loop with extended thinking through the simulator', async () => {
     const target = backendForSimulator({ thinking_budget_tokens: 1024, max_output_tokens: 4096 }).createChatModel({ role: 'target', modelId: 'sim-target' });
-    const tools = [{ name: 'search', description: 'web search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
+    const tools = [
+      { name: 'search', description: 'web search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+    ];
     const messages = [
       { role: 'system' as const, content: SKILL_PROMPT },
       { role: 'user' as const, content: `## Question\n${items[0]!.question}` },
@@ -81,7 +89,13 @@ describe('the Anthropic backend against `skillopt sim serve`', () => {
     const second = await target.generate({
       messages: [
         ...messages,
-        { role: 'assistant', content: [{ type: 'text', text: first.text }, { type: 'tool-call', ...call }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: first.text },
+            { type: 'tool-call', ...call },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: 'search results' }] },
       ],
       tools,
@@ -93,6 +107,9 @@ describe('the Anthropic backend against `skillopt sim serve`', () => {
 
   it('reports an unknown model as model-not-found', async () => {
     const model = backendForSimulator().createChatModel({ role: 'target', modelId: 'claude-sonnet-4-6' });
-    await expect(model.generate({ messages: [{ role: 'user', content: 'hi' }], purpose: 'probe' })).rejects.toMatchObject({ code: 'model-not-found', retryable: false });
+    await expect(model.generate({ messages: [{ role: 'user', content: 'hi' }], purpose: 'probe' })).rejects.toMatchObject({
+      code: 'model-not-found',
+      retryable: false,
+    });
   });
 });

@@ -92,14 +92,15 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
       provider: definition.provider,
       ...(request.signal ? { signal: request.signal } : {}),
     });
-  const result = definition.rateLimiter
-    ? await definition.rateLimiter.run(() => start(), request.signal ? { signal: request.signal } : {})
-    : await start();
+  const result = definition.rateLimiter ? await definition.rateLimiter.run(() => start(), request.signal ? { signal: request.signal } : {}) : await start();
 
   const outcome = translation.finish();
   if (malformed.length > 0) warnings.push(malformedLinesWarning(malformed, scrub));
   if (recorder.shortened)
-    warnings.push({ type: 'other', message: 'the transcript was longer than the limit kept for a run; its middle (or an oversized event) was left out and marked' });
+    warnings.push({
+      type: 'other',
+      message: 'the transcript was longer than the limit kept for a run; its middle (or an oversized event) was left out and marked',
+    });
   const exitStatus = { code: result.exitCode, signal: result.signal, timedOut: result.timedOut };
 
   const failure = failureOf(definition, commandLine, result, outcome, scrub);
@@ -146,7 +147,10 @@ function malformedLinesWarning(lines: ReadonlyArray<{ lineNumber: number; text: 
   const first = lines[0] as { lineNumber: number; text: string };
   const excerpt = scrub(first.text.length > MALFORMED_LINE_EXCERPT ? `${first.text.slice(0, MALFORMED_LINE_EXCERPT)}…` : first.text);
   const count = lines.length === 1 ? '1 line' : `${lines.length} lines`;
-  return { type: 'other', message: `${count} of the harness's output were not JSON objects and were left out of the transcript (the first, line ${first.lineNumber}: ${excerpt})` };
+  return {
+    type: 'other',
+    message: `${count} of the harness's output were not JSON objects and were left out of the transcript (the first, line ${first.lineNumber}: ${excerpt})`,
+  };
 }
 
 /** The error a run that gave no answer ends with, or undefined when it answered. */

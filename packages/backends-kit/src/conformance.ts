@@ -5,16 +5,8 @@
  * per situation; the checks use `node:assert`, so they run under Jest, Vitest, Mocha or
  * `node:test` alike.
  */
-import {
-  AGENT_RUNNER_CONFORMANCE_CHECKS,
-  type AgentRunnerConformanceOptions,
-  type NamedAgentRunnerCheck,
-} from './conformance/agent-runner-checks.js';
-import {
-  CHAT_MODEL_CONFORMANCE_CHECKS,
-  type ChatModelConformanceOptions,
-  type NamedChatModelCheck,
-} from './conformance/chat-model-checks.js';
+import { AGENT_RUNNER_CONFORMANCE_CHECKS, type AgentRunnerConformanceOptions, type NamedAgentRunnerCheck } from './conformance/agent-runner-checks.js';
+import { CHAT_MODEL_CONFORMANCE_CHECKS, type ChatModelConformanceOptions, type NamedChatModelCheck } from './conformance/chat-model-checks.js';
 import { conformanceSecret, createConformanceContext } from './conformance/check-support.js';
 
 export {
@@ -61,7 +53,9 @@ function globalTestRunner(): ConformanceTestRunner {
   const globals = globalThis as unknown as Partial<ConformanceTestRunner>;
   const { describe, it } = globals;
   if (typeof describe !== 'function' || typeof it !== 'function')
-    throw new Error('the backend conformance suite found no global describe/it; call it from a Jest or Vitest (globals) test file, or pass {describe, it} as the second argument');
+    throw new Error(
+      'the backend conformance suite found no global describe/it; call it from a Jest or Vitest (globals) test file, or pass {describe, it} as the second argument',
+    );
   return { describe: describe.bind(globalThis), it: it.bind(globalThis) };
 }
 
@@ -108,18 +102,25 @@ function agentChecksFor(options: AgentRunnerConformanceOptions): NamedAgentRunne
 export function describeChatModelConformance(options: ChatModelConformanceSuiteOptions, runner: ConformanceTestRunner = globalTestRunner()): void {
   const checks = chatChecksFor(options);
   const skipped = CHAT_MODEL_CONFORMANCE_CHECKS.length - checks.length;
-  runner.describe(`${options.name} conforms to the SkillOpt ChatModel contract${skipped > 0 ? ` (${skipped} check${skipped === 1 ? '' : 's'} not applicable)` : ''}`, () => {
-    for (const check of checks) runner.it(check.name, () => runCheck(check, options, { timeoutMs: options.timeoutMs ?? 300 }), options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS);
-  });
+  runner.describe(
+    `${options.name} conforms to the SkillOpt ChatModel contract${skipped > 0 ? ` (${skipped} check${skipped === 1 ? '' : 's'} not applicable)` : ''}`,
+    () => {
+      for (const check of checks)
+        runner.it(check.name, () => runCheck(check, options, { timeoutMs: options.timeoutMs ?? 300 }), options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS);
+    },
+  );
 }
 
 /** Registers the agent half of the suite, likewise. */
 export function describeAgentRunnerConformance(options: AgentRunnerConformanceSuiteOptions, runner: ConformanceTestRunner = globalTestRunner()): void {
   const checks = agentChecksFor(options);
   const skipped = AGENT_RUNNER_CONFORMANCE_CHECKS.length - checks.length;
-  runner.describe(`${options.name} conforms to the SkillOpt AgentRunner contract${skipped > 0 ? ` (${skipped} check${skipped === 1 ? '' : 's'} not applicable)` : ''}`, () => {
-    for (const check of checks) runner.it(check.name, () => runCheck(check, options), options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS);
-  });
+  runner.describe(
+    `${options.name} conforms to the SkillOpt AgentRunner contract${skipped > 0 ? ` (${skipped} check${skipped === 1 ? '' : 's'} not applicable)` : ''}`,
+    () => {
+      for (const check of checks) runner.it(check.name, () => runCheck(check, options), options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS);
+    },
+  );
 }
 
 /** Runs every applicable chat check in order without a test runner (for scripts) and reports each outcome. */

@@ -48,8 +48,7 @@ export function createCostCalculator(defaultTable: PriceTable = [], userOverride
     for (const price of table) {
       validatePrice(price, tableName);
       const key = priceKey(price.provider, price.modelId);
-      if (seenInThisTable.has(key))
-        throw invalidOption(`${tableName}: ${price.provider}/${price.modelId} is listed twice; which one applies would be a guess`);
+      if (seenInThisTable.has(key)) throw invalidOption(`${tableName}: ${price.provider}/${price.modelId} is listed twice; which one applies would be a guess`);
       seenInThisTable.add(key);
       prices.set(key, Object.freeze({ ...price }));
     }
@@ -100,8 +99,7 @@ function validatePrice(price: ModelPrice, tableName: string): void {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw invalidOption(`${name}: ${field} must be a number of at least 0, got ${String(value)}`);
   }
-  if (typeof price.source !== 'string' || price.source.trim() === '')
-    throw invalidOption(`${name}: source must say where the price comes from`);
+  if (typeof price.source !== 'string' || price.source.trim() === '') throw invalidOption(`${name}: source must say where the price comes from`);
   if (typeof price.asOf !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(price.asOf) || Number.isNaN(Date.parse(price.asOf)))
     throw invalidOption(`${name}: asOf must be an ISO date (YYYY-MM-DD), got ${String(price.asOf)}`);
 }

@@ -3,9 +3,7 @@
  * Node's `IncomingHttpHeaders` or an SDK's header map. Both are read case-insensitively, because
  * HTTP header names are case-insensitive and SDKs do not agree on a spelling.
  */
-export type HeaderSource =
-  | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | number | undefined>>;
+export type HeaderSource = { get(name: string): string | null } | Readonly<Record<string, string | readonly string[] | number | undefined>>;
 
 /** The value of header `name`, or undefined; a repeated header yields its first value. */
 export function readHeader(headers: HeaderSource | undefined, name: string): string | undefined {

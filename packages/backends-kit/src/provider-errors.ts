@@ -42,12 +42,7 @@ export function providerErrorFromResponse(failure: ProviderResponseFailure): Pro
   const code = errorCodeForStatus(status);
   const retryAfterMs = parseRetryAfter(failure.headers, failure.now);
   const detail = failure.detail?.trim();
-  const shortened =
-    detail === undefined || detail === ''
-      ? undefined
-      : detail.length > MAX_DETAIL_LENGTH
-        ? `${detail.slice(0, MAX_DETAIL_LENGTH)}…`
-        : detail;
+  const shortened = detail === undefined || detail === '' ? undefined : detail.length > MAX_DETAIL_LENGTH ? `${detail.slice(0, MAX_DETAIL_LENGTH)}…` : detail;
   return new ProviderError({
     code,
     provider,

@@ -72,8 +72,7 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
  */
 export function retryDelay(error: unknown, attempt: number, options: RetryOptions = {}): number {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS;
-  if (ProviderError.isInstance(error) && error.retryAfterMs !== undefined && error.retryAfterMs >= 0)
-    return Math.min(error.retryAfterMs, maxRetryAfterMs);
+  if (ProviderError.isInstance(error) && error.retryAfterMs !== undefined && error.retryAfterMs >= 0) return Math.min(error.retryAfterMs, maxRetryAfterMs);
   return backoffDelay(attempt, options);
 }
 

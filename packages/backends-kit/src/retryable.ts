@@ -31,13 +31,7 @@ const CONNECTION_ERROR_CODES = new Set([
   'UND_ERR_CLOSED',
 ]);
 
-const TIMEOUT_ERROR_CODES = new Set([
-  'ETIMEDOUT',
-  'ESOCKETTIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
+const TIMEOUT_ERROR_CODES = new Set(['ETIMEDOUT', 'ESOCKETTIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 const CONNECTION_MESSAGE = /socket hang up|connection (reset|refused|closed|terminated)|ECONNRESET|ECONNREFUSED|other side closed/i;
 const TIMEOUT_MESSAGE = /timed? ?out|timeout/i;

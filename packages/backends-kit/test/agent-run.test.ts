@@ -54,7 +54,14 @@ describe('the agent-run flow', () => {
       recordInvocationTo: invocationFile,
       writeFiles: [{ path: 'notes/working.md', content: 'the agent was here' }],
     });
-    const result = await runner.run(request({ files: [{ path: 'task/data.csv', content: 'a,b\n1,2\n' }, { path: 'image.bin', content: new Uint8Array([0, 1, 2]) }] }));
+    const result = await runner.run(
+      request({
+        files: [
+          { path: 'task/data.csv', content: 'a,b\n1,2\n' },
+          { path: 'image.bin', content: new Uint8Array([0, 1, 2]) },
+        ],
+      }),
+    );
 
     expect(result).toMatchObject({
       finalText: '<answer>42</answer>',
@@ -85,7 +92,10 @@ describe('the agent-run flow', () => {
   });
 
   it('turns a run past its time limit into a retryable process-timeout, killing the harness even when it ignores SIGTERM', async () => {
-    const runner = runnerPlaying({ transcript: [{ type: 'message', role: 'assistant', text: 'thinking…' }], exitDelayMs: 60_000, ignoreTerminate: true }, { terminationGraceMs: 200 });
+    const runner = runnerPlaying(
+      { transcript: [{ type: 'message', role: 'assistant', text: 'thinking…' }], exitDelayMs: 60_000, ignoreTerminate: true },
+      { terminationGraceMs: 200 },
+    );
     const started = Date.now();
     const error = await failureOf(runner.run(request({ timeoutMs: 400 })));
     expect(error).toMatchObject({ code: 'process-timeout', retryable: true, provider: 'reference-harness' });
@@ -93,7 +103,14 @@ describe('the agent-run flow', () => {
   });
 
   it('turns a crash into a retryable process-crashed whose message quotes stderr without the key it leaked', async () => {
-    const error = await failureOf(runnerPlaying({ transcript: [{ type: 'message', role: 'assistant', text: 'half' }], stderr: 'segfault in the agent', echoEnvironment: ['REFERENCE_HARNESS_API_KEY'], crashSignal: 'SIGSEGV' }).run(request()));
+    const error = await failureOf(
+      runnerPlaying({
+        transcript: [{ type: 'message', role: 'assistant', text: 'half' }],
+        stderr: 'segfault in the agent',
+        echoEnvironment: ['REFERENCE_HARNESS_API_KEY'],
+        crashSignal: 'SIGSEGV',
+      }).run(request()),
+    );
     expect(error).toMatchObject({ code: 'process-crashed', retryable: true });
     expect(error.message).toContain('was killed by SIGSEGV');
     expect(error.message).toContain('segfault in the agent');
@@ -103,7 +120,9 @@ describe('the agent-run flow', () => {
   });
 
   it('takes the failure the harness reported, with its retryability, over a bare exit code', async () => {
-    const error = await failureOf(runnerPlaying({ transcript: [{ type: 'error', message: `login expired for key ${API_KEY}`, retryable: false }], exitCode: 1 }).run(request()));
+    const error = await failureOf(
+      runnerPlaying({ transcript: [{ type: 'error', message: `login expired for key ${API_KEY}`, retryable: false }], exitCode: 1 }).run(request()),
+    );
     expect(error).toMatchObject({ code: 'process-crashed', retryable: false });
     expect(error.message).toMatch(/^fake-harness\.mjs reported: login expired for key \[redacted\] \(fake-harness\.mjs exited with code 1/);
   });
@@ -112,11 +131,16 @@ describe('the agent-run flow', () => {
     const error = await failureOf(runnerPlaying({ transcript: [{ type: 'tool', name: 'ls' }] }).run(request()));
     expect(error).toMatchObject({ code: 'reply-empty', retryable: true });
     const blankAnswerWorkspace = realpathSync(mkdtempSync(path.join(directory, 'blank-')));
-    expect((await failureOf(runnerPlaying({ transcript: referenceHarnessTranscript('   ') }).run(request({ workspace: blankAnswerWorkspace })))).code).toBe('reply-empty');
+    expect((await failureOf(runnerPlaying({ transcript: referenceHarnessTranscript('   ') }).run(request({ workspace: blankAnswerWorkspace })))).code).toBe(
+      'reply-empty',
+    );
   });
 
   it('is aborted at once with the reason, and does not start when aborted before', async () => {
-    const runner = runnerPlaying({ transcript: [{ type: 'message', role: 'assistant', text: 'working' }], exitDelayMs: 60_000, ignoreTerminate: true }, { terminationGraceMs: 30_000 });
+    const runner = runnerPlaying(
+      { transcript: [{ type: 'message', role: 'assistant', text: 'working' }], exitDelayMs: 60_000, ignoreTerminate: true },
+      { terminationGraceMs: 30_000 },
+    );
     const controller = new AbortController();
     const reason = new Error('run stopped');
     setTimeout(() => controller.abort(reason), 300);
@@ -132,20 +156,29 @@ describe('the agent-run flow', () => {
   it('answers a request with a field it does not know and says so; refuses one of the wrong shape', async () => {
     const result = await runnerPlaying({ transcript: referenceHarnessTranscript('42') }).run({ ...request(), sandbox: 'strict' } as AgentRunRequest);
     expect(result.warnings).toEqual([expect.objectContaining({ type: 'unknown-field', field: 'sandbox' })]);
-    const invalid: unknown = await runnerPlaying({}).run(request({ timeoutMs: -5 })).catch((error: unknown) => error);
+    const invalid: unknown = await runnerPlaying({})
+      .run(request({ timeoutMs: -5 }))
+      .catch((error: unknown) => error);
     expect(SkillOptError.isInstance(invalid) && [invalid.code, invalid.category]).toEqual(['data-invalid', 'internal']);
   });
 
   it('leaves lines that are not JSON objects out of the transcript, with a warning', async () => {
-    const result = await runnerPlaying({ transcript: ['Loading model…', '[1,2]', ...referenceHarnessTranscript('42').map((event) => JSON.stringify(event))] }).run(request());
+    const result = await runnerPlaying({
+      transcript: ['Loading model…', '[1,2]', ...referenceHarnessTranscript('42').map((event) => JSON.stringify(event))],
+    }).run(request());
     expect(result.finalText).toBe('42');
     expect(result.transcript).toHaveLength(3);
-    expect(result.warnings).toEqual([expect.objectContaining({ type: 'other', message: expect.stringContaining("2 lines of the harness's output were not JSON objects") })]);
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: 'other', message: expect.stringContaining("2 lines of the harness's output were not JSON objects") }),
+    ]);
   });
 
   it('keeps the start and the end of a long transcript, scrubbed, with a marker in between', async () => {
     const steps = Array.from({ length: 400 }, (_unused, index) => ({ type: 'message', role: 'assistant', text: `step ${index} ${'x'.repeat(40)}` }));
-    const result = await runnerPlaying({ transcript: [{ type: 'config', key: API_KEY }, ...steps, ...referenceHarnessTranscript('42')] }, { maxTranscriptBytes: 4_000 }).run(request());
+    const result = await runnerPlaying(
+      { transcript: [{ type: 'config', key: API_KEY }, ...steps, ...referenceHarnessTranscript('42')] },
+      { maxTranscriptBytes: 4_000 },
+    ).run(request());
     const kept = JSON.stringify(result.transcript);
     expect(Buffer.byteLength(kept)).toBeLessThan(4_500);
     expect(result.transcript[0]).toEqual({ type: 'config', key: '[redacted]' });
@@ -156,15 +189,23 @@ describe('the agent-run flow', () => {
   });
 
   it('refuses a workspace that does not exist, and a request file where the skill goes', async () => {
-    const missing: unknown = await runnerPlaying({}).run(request({ workspace: path.join(workspace, 'missing') })).catch((error: unknown) => error);
+    const missing: unknown = await runnerPlaying({})
+      .run(request({ workspace: path.join(workspace, 'missing') }))
+      .catch((error: unknown) => error);
     expect((missing as Error).message).toMatch(/is not an existing directory: the caller creates it/);
-    const clash: unknown = await runnerPlaying({}).run(request({ files: [{ path: 'AGENTS.md', content: 'the task’s own' }] })).catch((error: unknown) => error);
+    const clash: unknown = await runnerPlaying({})
+      .run(request({ files: [{ path: 'AGENTS.md', content: 'the task’s own' }] }))
+      .catch((error: unknown) => error);
     expect((clash as Error).message).toContain('already contain AGENTS.md');
   });
 
   it('waits for the rate limiter of its scope, so runs beyond its concurrency queue', async () => {
     const limiter = createRateLimiter({ maxConcurrency: 1 });
-    const runner = createReferenceHarnessRunner({ directory, scenario: { transcript: referenceHarnessTranscript('42'), exitDelayMs: 300 }, rateLimiter: limiter });
+    const runner = createReferenceHarnessRunner({
+      directory,
+      scenario: { transcript: referenceHarnessTranscript('42'), exitDelayMs: 300 },
+      rateLimiter: limiter,
+    });
     const secondWorkspace = realpathSync(mkdtempSync(path.join(tmpdir(), 'agent-run-workspace-')));
     try {
       const started = Date.now();
@@ -180,7 +221,10 @@ describe('the agent-run flow', () => {
       provider: 'tiny',
       modelId: 'tiny-1',
       skillInstallation: installSkillAsFile('.tiny/skills/main/SKILL.md', { render: (skill) => `---\nname: main\n---\n${skill}` }),
-      commandLine: async ({ skillFiles }) => ({ ...(await prepareFakeHarness(directory, { transcript: [{ answer: skillFiles.join(',') }] })), secrets: ['unused-secret'] }),
+      commandLine: async ({ skillFiles }) => ({
+        ...(await prepareFakeHarness(directory, { transcript: [{ answer: skillFiles.join(',') }] })),
+        secrets: ['unused-secret'],
+      }),
       readTranscript: () => {
         let answer: string | undefined;
         return { readEvent: (event) => void (answer = String(event.answer)), finish: () => (answer === undefined ? {} : { finalText: answer }) };

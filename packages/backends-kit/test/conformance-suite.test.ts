@@ -46,7 +46,9 @@ describe('the backend conformance suite', () => {
     expect(byCheck['refuses an invalid request with a non-retryable SkillOptError instead of answering it']).toMatch(/it answered/);
     expect(byCheck["honours an abort promptly, rejecting with the signal's reason"]).toMatch(/still pending/);
     expect(byCheck['turns a provider that never answers into a retryable provider-timeout at its time limit']).toMatch(/still pending after 400 ms/);
-    expect(byCheck['keeps its credential out of every error, even when the provider quotes it back']).toMatch(/the error text contains the credential: Error: 401 Unauthorized: the key <the secret> is invalid/);
+    expect(byCheck['keeps its credential out of every error, even when the provider quotes it back']).toMatch(
+      /the error text contains the credential: Error: 401 Unauthorized: the key <the secret> is invalid/,
+    );
   });
 
   it('leaves out the checks whose factories a backend cannot provide, and passes a model that conforms', async () => {
@@ -58,12 +60,22 @@ describe('the backend conformance suite', () => {
       async generate(request) {
         const reading = readGenerateRequest(request);
         if (!reading.ok) throw new SkillOptError({ code: 'data-invalid', category: 'internal', message: reading.problems.join('; ') });
-        return { text: 'Paris.', usage: { inputTokens: 10, outputTokens: 2, estimated: true }, finishReason: 'stop', ...(reading.warnings.length > 0 ? { warnings: reading.warnings } : {}) };
+        return {
+          text: 'Paris.',
+          usage: { inputTokens: 10, outputTokens: 2, estimated: true },
+          finishReason: 'stop',
+          ...(reading.warnings.length > 0 ? { warnings: reading.warnings } : {}),
+        };
       },
     };
     const stalled = (timeoutMs: number): ChatModel => ({
       ...model,
-      generate: (request) => withTimeout((signal) => new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))), { timeoutMs, provider: 'echo', ...(request.signal ? { signal: request.signal } : {}) }),
+      generate: (request) =>
+        withTimeout((signal) => new Promise<never>((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))), {
+          timeoutMs,
+          provider: 'echo',
+          ...(request.signal ? { signal: request.signal } : {}),
+        }),
     });
     const outcomes = await runChatModelConformance({ createAnsweringModel: () => model, createStalledModel: (context) => stalled(context.timeoutMs) });
     expect(outcomes.map((outcome) => outcome.name)).not.toContain('keeps its credential out of every error, even when the provider quotes it back');
@@ -80,7 +92,12 @@ describe('the backend conformance suite', () => {
       async run() {
         if (behaviour === 'stalls') return neverSettles;
         if (behaviour === 'crashes') throw new Error(`harness died; environment: API_KEY=${secret}`);
-        return { finalText: behaviour === 'silent' ? '' : 'done', transcript: [], usage: { inputTokens: 1, outputTokens: 1 }, exitStatus: { code: 0, signal: null, timedOut: false } };
+        return {
+          finalText: behaviour === 'silent' ? '' : 'done',
+          transcript: [],
+          usage: { inputTokens: 1, outputTokens: 1 },
+          exitStatus: { code: 0, signal: null, timedOut: false },
+        };
       },
     });
     const outcomes = await runAgentRunnerConformance({
@@ -92,12 +109,16 @@ describe('the backend conformance suite', () => {
       settleGraceMs: 300,
     });
     const byCheck = verdicts(outcomes);
-    expect(byCheck["runs in the caller's workspace and answers with a valid result: exit status and usage filled, files left in place"]).toMatch(/transcript must keep/);
+    expect(byCheck["runs in the caller's workspace and answers with a valid result: exit status and usage filled, files left in place"]).toMatch(
+      /transcript must keep/,
+    );
     expect(byCheck['answers a request with a field it does not know, and reports that field as a warning']).toMatch(/unknown-field warning/);
     expect(byCheck['refuses an invalid request with a non-retryable SkillOptError instead of running it']).toMatch(/it answered/);
     expect(byCheck["honours an abort promptly, rejecting with the signal's reason"]).toMatch(/still pending/);
     expect(byCheck['turns a harness that never finishes into a retryable timeout error at its time limit']).toMatch(/still pending after 400 ms/);
-    expect(byCheck['turns a crash into a retryable error that keeps the credential the harness printed out of it']).toMatch(/contains the credential: Error: harness died; environment: API_KEY=<the secret>/);
+    expect(byCheck['turns a crash into a retryable error that keeps the credential the harness printed out of it']).toMatch(
+      /contains the credential: Error: harness died; environment: API_KEY=<the secret>/,
+    );
     expect(byCheck['never returns an empty answer: a run without one is a retryable error']).toMatch(/it answered/);
     expect(byCheck['declares its specification version, provider, model and capabilities']).toBe('passed');
   });

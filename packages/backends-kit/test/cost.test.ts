@@ -25,7 +25,12 @@ const defaultTable: PriceTable = [
 describe('createCostCalculator', () => {
   it('bills uncached input, cached input and output at their own rates', () => {
     const calculator = createCostCalculator(defaultTable);
-    const cost = calculator.costOf('acme', 'acme-large', { inputTokens: 1_000_000, cachedInputTokens: 400_000, outputTokens: 250_000, reasoningTokens: 50_000 });
+    const cost = calculator.costOf('acme', 'acme-large', {
+      inputTokens: 1_000_000,
+      cachedInputTokens: 400_000,
+      outputTokens: 250_000,
+      reasoningTokens: 50_000,
+    });
     expect(cost).not.toBeNull();
     expect(cost?.inputUsd).toBeCloseTo(1.2); // 600k uncached at $2/M
     expect(cost?.cachedInputUsd).toBeCloseTo(0.2); // 400k at $0.5/M
@@ -66,8 +71,17 @@ describe('createCostCalculator', () => {
   });
 
   it('prices every model of a provider by its `*` entry, unless the model has its own', () => {
-    const localServer = { provider: 'local', inputUsdPerMillionTokens: 0, outputUsdPerMillionTokens: 0, source: 'runs on your own machine', asOf: '2026-01-15' };
-    const calculator = createCostCalculator([{ ...localServer, modelId: ANY_MODEL }, { ...localServer, modelId: 'local-premium', outputUsdPerMillionTokens: 1 }]);
+    const localServer = {
+      provider: 'local',
+      inputUsdPerMillionTokens: 0,
+      outputUsdPerMillionTokens: 0,
+      source: 'runs on your own machine',
+      asOf: '2026-01-15',
+    };
+    const calculator = createCostCalculator([
+      { ...localServer, modelId: ANY_MODEL },
+      { ...localServer, modelId: 'local-premium', outputUsdPerMillionTokens: 1 },
+    ]);
     expect(calculator.costOf('local', 'any-model-at-all', { inputTokens: 100, outputTokens: 100 })?.totalUsd).toBe(0);
     expect(calculator.costOf('local', 'local-premium', { inputTokens: 0, outputTokens: 1_000_000 })?.totalUsd).toBe(1);
     expect(calculator.costOf('acme', 'any-model-at-all', { inputTokens: 1, outputTokens: 1 })).toBeNull();

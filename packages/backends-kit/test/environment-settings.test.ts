@@ -40,14 +40,19 @@ describe('readApiKey', () => {
   it('fails with a config error naming every variable it read, never a value', () => {
     let failure: unknown;
     try {
-      readApiKey({ OTHER_API_KEY: 'sk-not-this-one-0123456789' }, { backendId: 'openai', role: 'target', variables: ['TARGET_OPENAI_API_KEY', 'OPENAI_API_KEY'], hint: 'or set api_key_env' });
+      readApiKey(
+        { OTHER_API_KEY: 'sk-not-this-one-0123456789' },
+        { backendId: 'openai', role: 'target', variables: ['TARGET_OPENAI_API_KEY', 'OPENAI_API_KEY'], hint: 'or set api_key_env' },
+      );
     } catch (error) {
       failure = error;
     }
     expect(SkillOptError.isInstance(failure)).toBe(true);
     const error = failure as SkillOptError;
     expect(error).toMatchObject({ code: 'config-invalid', category: 'user', retryable: false });
-    expect(error.message).toBe('backends.openai: no API key for the target in the environment: set TARGET_OPENAI_API_KEY or OPENAI_API_KEY (or set api_key_env)');
+    expect(error.message).toBe(
+      'backends.openai: no API key for the target in the environment: set TARGET_OPENAI_API_KEY or OPENAI_API_KEY (or set api_key_env)',
+    );
     expect(JSON.stringify(error.toJSON())).not.toContain('sk-not-this-one');
   });
 });

@@ -35,7 +35,11 @@ describe('the fake harness', () => {
     expect(result.exitCode).toBe(3);
     expect(result.stderr).toBe('something went wrong\n');
     const { records, malformedLines } = parseJsonLines(result.stdout);
-    expect(records).toEqual([{ type: 'message', text: 'hello' }, { type: 'from-file', n: 1 }, { type: 'from-file', n: 2 }]);
+    expect(records).toEqual([
+      { type: 'message', text: 'hello' },
+      { type: 'from-file', n: 1 },
+      { type: 'from-file', n: 2 },
+    ]);
     expect(malformedLines.map((line) => line.text)).toEqual(['not json at all']);
   });
 

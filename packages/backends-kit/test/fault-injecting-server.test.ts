@@ -47,7 +47,13 @@ describe('the fault-injecting server', () => {
 
   it('sends the faults providers show: 429 with retry-after, 5xx, 401, 404 and a malformed body', async () => {
     server = await startFaultInjectingServer();
-    server.script(rateLimitedReply({ retryAfterSeconds: 2, retryAfterMs: 1500 }), serverErrorReply(503), unauthorizedReply(), notFoundReply(), malformedBodyReply());
+    server.script(
+      rateLimitedReply({ retryAfterSeconds: 2, retryAfterMs: 1500 }),
+      serverErrorReply(503),
+      unauthorizedReply(),
+      notFoundReply(),
+      malformedBodyReply(),
+    );
     const limited = await post(server.url(), {});
     expect([limited.status, limited.headers.get('retry-after'), limited.headers.get('retry-after-ms')]).toEqual([429, '2', '1500']);
     expect((await post(server.url(), {})).status).toBe(503);

@@ -13,10 +13,15 @@ async function referenceRunner(context: ConformanceContext, scenario: FakeHarnes
 
 describeAgentRunnerConformance({
   name: 'the reference runner (agent-run flow over the fake harness)',
-  createAnsweringRunner: (context) => referenceRunner(context, { transcript: referenceHarnessTranscript('The conformance suite placed it.', { inputTokens: 420, outputTokens: 9 }) }),
+  createAnsweringRunner: (context) =>
+    referenceRunner(context, { transcript: referenceHarnessTranscript('The conformance suite placed it.', { inputTokens: 420, outputTokens: 9 }) }),
   createRunnerWithoutReportedUsage: (context) => referenceRunner(context, { transcript: referenceHarnessTranscript('The conformance suite placed it.') }),
   createStalledRunner: (context) => referenceRunner(context, { transcript: [{ type: 'message', role: 'assistant', text: 'thinking' }], exitDelayMs: 120_000 }),
   createCrashingRunner: (context) =>
-    referenceRunner(context, { transcript: [{ type: 'message', role: 'assistant', text: 'half way' }], echoEnvironment: [REFERENCE_HARNESS_API_KEY_VARIABLE], crashSignal: 'SIGABRT' }),
+    referenceRunner(context, {
+      transcript: [{ type: 'message', role: 'assistant', text: 'half way' }],
+      echoEnvironment: [REFERENCE_HARNESS_API_KEY_VARIABLE],
+      crashSignal: 'SIGABRT',
+    }),
   createSilentRunner: (context) => referenceRunner(context, { transcript: [{ type: 'tool', name: 'ls' }] }),
 });

@@ -71,7 +71,15 @@ describe('withRetry', () => {
 
     const failure = await withRetry(operation, { sleep, maxAttempts: 3, random: () => 0 }).catch((error: unknown) => error);
     // The provider's own error, marked spent so that core does not run the rollout again.
-    expect(failure).toMatchObject({ name: 'ProviderError', code: errors[2]!.code, message: errors[2]!.message, status: 503, retryable: true, attempts: 3, cause: errors[2] });
+    expect(failure).toMatchObject({
+      name: 'ProviderError',
+      code: errors[2]!.code,
+      message: errors[2]!.message,
+      status: 503,
+      retryable: true,
+      attempts: 3,
+      cause: errors[2],
+    });
     expect(calls()).toBe(3);
     expect(sleeps).toHaveLength(2);
   });

@@ -27,7 +27,9 @@ describe('the kept transcript', () => {
   it('replaces an event too large on its own with a marker naming its type and size', () => {
     const recorder = createTranscriptRecorder({ maxBytes: 400, secrets: [] });
     recorder.push({ type: 'file-dump', text: 'x'.repeat(1000) });
-    expect(recorder.events()).toEqual([{ type: TRANSCRIPT_EVENT_OMITTED_EVENT, originalType: 'file-dump', bytes: 1030, reason: expect.stringContaining('400 bytes') }]);
+    expect(recorder.events()).toEqual([
+      { type: TRANSCRIPT_EVENT_OMITTED_EVENT, originalType: 'file-dump', bytes: 1030, reason: expect.stringContaining('400 bytes') },
+    ]);
     expect(recorder.shortened).toBe(true);
   });
 });

@@ -70,7 +70,12 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
             throw providerErrorFromSdkFailure(error, settings, credentials);
           }
         },
-        { timeoutMs: settings.timeoutMs, provider: settings.provider, operationName: 'the chat completion', ...(request.signal ? { signal: request.signal } : {}) },
+        {
+          timeoutMs: settings.timeoutMs,
+          provider: settings.provider,
+          operationName: 'the chat completion',
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
       );
       const result = readReply(data, settings, request.messages, requestId);
       settle?.(result.usage);

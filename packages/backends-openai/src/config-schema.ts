@@ -202,8 +202,7 @@ function presetOfRole(section: Section, role: OpenAiRole): PresetId {
  */
 function recordThinkingMode(section: Section): Section {
   const result: Section = { ...section };
-  const saysThinking = (settings: OpenAiModelSettings | undefined): boolean =>
-    settings?.thinking_mode !== undefined || settings?.enable_thinking !== undefined;
+  const saysThinking = (settings: OpenAiModelSettings | undefined): boolean => settings?.thinking_mode !== undefined || settings?.enable_thinking !== undefined;
   if (section.preset === 'qwen' && !saysThinking(section)) {
     const everyQwenRoleSilent = OPENAI_ROLES.every((role) => presetOfRole(section, role) !== 'qwen' || !saysThinking(section[role]));
     if (everyQwenRoleSilent) result.thinking_mode = 'server_default';

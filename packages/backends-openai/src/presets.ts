@@ -175,7 +175,6 @@ export const MINIMAX_REGIONS = {
   global_en: 'https://api.minimax.io/v1',
   cn_zh: 'https://api.minimaxi.com/v1',
 } as const;
-type MinimaxRegion = keyof typeof MINIMAX_REGIONS;
 
 /** The Azure OpenAI API version used when neither the config nor the environment names one (the original's). */
 export const DEFAULT_AZURE_API_VERSION = '2024-12-01-preview';

@@ -62,8 +62,7 @@ export function readReply(raw: unknown, settings: ResolvedModelSettings, message
 
   if (typeof message?.refusal === 'string' && message.refusal.trim() !== '')
     throw replyRefused(provider, `${provider} ${settings.modelId} refused: ${message.refusal.trim().slice(0, 300)}`, facts);
-  if (finishReason === 'content_filter')
-    throw replyRefused(provider, `${provider} ${settings.modelId} stopped: its content filter withheld the reply`, facts);
+  if (finishReason === 'content_filter') throw replyRefused(provider, `${provider} ${settings.modelId} stopped: its content filter withheld the reply`, facts);
 
   const text = typeof message?.content === 'string' ? message.content : '';
   const toolCalls = readToolCalls(message?.tool_calls, provider, settings.modelId);
@@ -86,9 +85,7 @@ export function readReply(raw: unknown, settings: ResolvedModelSettings, message
       ...(requestId ? { requestId } : {}),
       ...(settings.azure ? { deployment: settings.azure.deployment } : {}),
       ...(settings.thinkingMode ? { thinkingMode: settings.thinkingMode } : {}),
-      ...(typeof message?.reasoning_content === 'string' && message.reasoning_content !== ''
-        ? { reasoningCharacters: message.reasoning_content.length }
-        : {}),
+      ...(typeof message?.reasoning_content === 'string' && message.reasoning_content !== '' ? { reasoningCharacters: message.reasoning_content.length } : {}),
     },
   };
 }

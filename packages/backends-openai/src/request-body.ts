@@ -83,10 +83,22 @@ function jsonSchemaName(name: string | undefined): string {
 export function requestWarnings(settings: ResolvedModelSettings, request: GenerateRequest): CallWarning[] {
   const warnings: CallWarning[] = [];
   if (settings.reasoningModel && request.temperature !== undefined)
-    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: `${settings.modelId} is a reasoning model, which refuses a temperature; none was sent` });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'temperature',
+      message: `${settings.modelId} is a reasoning model, which refuses a temperature; none was sent`,
+    });
   if (!settings.reasoningModel && request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
-    warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: `${settings.modelId} is not a reasoning model, which refuses reasoning_effort; none was sent` });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'reasoningEffort',
+      message: `${settings.modelId} is not a reasoning model, which refuses reasoning_effort; none was sent`,
+    });
   if (request.responseFormat?.type === 'json' && !settings.jsonResponseFormat)
-    warnings.push({ type: 'unsupported-setting', field: 'responseFormat', message: 'json_response_format is off for this model, so the JSON reply is asked for in the prompt only' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'responseFormat',
+      message: 'json_response_format is off for this model, so the JSON reply is asked for in the prompt only',
+    });
   return warnings;
 }

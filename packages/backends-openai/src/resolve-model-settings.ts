@@ -87,14 +87,17 @@ export function resolveModelSettings(
 
   const modelId = request.modelId?.trim() || pick('model') || preset.defaultModel;
   if (!modelId)
-    throw backendConfigError(OPENAI_BACKEND_ID, `the ${presetId} preset has no default model: set model.${role} (or backends.openai.${role}.model) to the model your server serves`, {
-      preset: presetId,
-      role,
-    });
+    throw backendConfigError(
+      OPENAI_BACKEND_ID,
+      `the ${presetId} preset has no default model: set model.${role} (or backends.openai.${role}.model) to the model your server serves`,
+      {
+        preset: presetId,
+        role,
+      },
+    );
 
   const reasoningModel =
-    pick('reasoning_model') ??
-    (preset.knowsOpenAiReasoningModels && (isOpenAiReasoningModel(modelId) || isOpenAiReasoningModel(pick('deployment') ?? '')));
+    pick('reasoning_model') ?? (preset.knowsOpenAiReasoningModels && (isOpenAiReasoningModel(modelId) || isOpenAiReasoningModel(pick('deployment') ?? '')));
 
   let baseUrl: string;
   let azure: AzureConnection | undefined;
@@ -190,14 +193,23 @@ function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, enviro
     const regionVariable = readEnvironmentSetting(environment, minimaxRegionVariables(role));
     const region = pick('region') ?? regionVariable?.value.toLowerCase().replace(/-/g, '_') ?? 'global_en';
     const url = (MINIMAX_REGIONS as Record<string, string>)[region];
-    if (!url) throw backendConfigError(OPENAI_BACKEND_ID, `${regionVariable?.name ?? 'region'} is ${region}; MiniMax regions are ${Object.keys(MINIMAX_REGIONS).join(', ')}`, { role });
+    if (!url)
+      throw backendConfigError(
+        OPENAI_BACKEND_ID,
+        `${regionVariable?.name ?? 'region'} is ${region}; MiniMax regions are ${Object.keys(MINIMAX_REGIONS).join(', ')}`,
+        { role },
+      );
     return url;
   }
   const fallback = PRESETS[presetId].defaultBaseUrl;
   if (!fallback)
-    throw backendConfigError(OPENAI_BACKEND_ID, `the ${presetId} preset needs a server: set backends.openai.base_url (or backends.openai.${role}.base_url, or ${variables.join(' or ')})`, {
-      role,
-    });
+    throw backendConfigError(
+      OPENAI_BACKEND_ID,
+      `the ${presetId} preset needs a server: set backends.openai.base_url (or backends.openai.${role}.base_url, or ${variables.join(' or ')})`,
+      {
+        role,
+      },
+    );
   return fallback;
 }
 
@@ -205,8 +217,13 @@ function resolveAzure(pick: Pick, role: OpenAiRole, modelId: string, environment
   const fromEnvironment = (setting: Parameters<typeof azureVariables>[0]) => readEnvironmentSetting(environment, azureVariables(setting, role));
   const endpoint = pick('endpoint') ?? fromEnvironment('ENDPOINT')?.value;
   if (!endpoint)
-    throw backendConfigError(OPENAI_BACKEND_ID, `Azure OpenAI needs an endpoint: set backends.openai.endpoint (or ${azureVariables('ENDPOINT', role).join(' or ')})`, { role });
-  if (!/^https?:\/\//i.test(endpoint)) throw backendConfigError(OPENAI_BACKEND_ID, `the Azure endpoint ${describeUrl(endpoint)} must be an https URL`, { role });
+    throw backendConfigError(
+      OPENAI_BACKEND_ID,
+      `Azure OpenAI needs an endpoint: set backends.openai.endpoint (or ${azureVariables('ENDPOINT', role).join(' or ')})`,
+      { role },
+    );
+  if (!/^https?:\/\//i.test(endpoint))
+    throw backendConfigError(OPENAI_BACKEND_ID, `the Azure endpoint ${describeUrl(endpoint)} must be an https URL`, { role });
 
   let authMode: AuthMode | undefined = pick('auth_mode');
   if (authMode === undefined) {
@@ -247,7 +264,9 @@ function resolveThinkingMode(mode: ThinkingMode | undefined, enable: boolean | u
   const legacy: ThinkingMode | undefined =
     enable === undefined ? undefined : enable ? 'enabled' : preset.thinking === 'minimax-thinking' ? 'disabled' : 'server_default';
   if (mode !== undefined && legacy !== undefined && mode !== legacy)
-    throw backendConfigError(OPENAI_BACKEND_ID, `thinking_mode ${mode} contradicts enable_thinking ${String(enable)} for the ${role}; keep one of them`, { role });
+    throw backendConfigError(OPENAI_BACKEND_ID, `thinking_mode ${mode} contradicts enable_thinking ${String(enable)} for the ${role}; keep one of them`, {
+      role,
+    });
   const resolved = mode ?? legacy ?? (preset.thinking === 'minimax-thinking' ? 'disabled' : 'server_default');
   return (THINKING_MODES as readonly string[]).includes(resolved) ? resolved : 'server_default';
 }

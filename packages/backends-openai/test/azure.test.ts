@@ -17,11 +17,20 @@ afterEach(async () => {
   await server.close();
 });
 
-const ask: GenerateRequest = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello?' }], purpose: 'reflect' };
+const ask: GenerateRequest = {
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Hello?' },
+  ],
+  purpose: 'reflect',
+};
 
 function fakeIdentity(calls: string[]) {
   class Credential {
-    constructor(readonly kind: string, readonly options?: unknown) {
+    constructor(
+      readonly kind: string,
+      readonly options?: unknown,
+    ) {
       calls.push(`${kind} ${JSON.stringify(options ?? {})}`);
     }
   }
@@ -86,7 +95,10 @@ describe('Azure OpenAI', () => {
     await model.generate(ask);
     await model.generate(ask);
     expect(loads).toBe(1);
-    expect(calls).toEqual(['ManagedIdentityCredential {"clientId":"client-1"}', 'token provider for ManagedIdentityCredential https://cognitiveservices.azure.com/.default']);
+    expect(calls).toEqual([
+      'ManagedIdentityCredential {"clientId":"client-1"}',
+      'token provider for ManagedIdentityCredential https://cognitiveservices.azure.com/.default',
+    ]);
     expect(server.requests[0]?.headers.authorization).toBe('Bearer entra-access-token');
     expect(server.requests[0]?.headers['api-key']).toBeUndefined();
   });
@@ -115,7 +127,10 @@ describe('Azure OpenAI', () => {
     identity.getBearerTokenProvider = () => async () => {
       throw new Error('Please run az login to set up an account');
     };
-    const backend = createBackend({ preset: 'azure', endpoint: server.origin, auth_mode: 'azure_cli' }, { environment: {}, loadAzureIdentity: async () => identity });
+    const backend = createBackend(
+      { preset: 'azure', endpoint: server.origin, auth_mode: 'azure_cli' },
+      { environment: {}, loadAzureIdentity: async () => identity },
+    );
     const error: unknown = await backend
       .createChatModel({ role: 'target' })
       .generate(ask)
@@ -128,7 +143,13 @@ describe('Azure OpenAI', () => {
   it('loads the real optional peer by its computed name when it is installed', async () => {
     const { createAzureTokenProvider } = await import('../src/index');
     const provider = await createAzureTokenProvider(
-      { endpoint: server.origin, apiVersion: '2024-12-01-preview', deployment: 'd', authMode: 'azure_cli', adScope: 'https://cognitiveservices.azure.com/.default' },
+      {
+        endpoint: server.origin,
+        apiVersion: '2024-12-01-preview',
+        deployment: 'd',
+        authMode: 'azure_cli',
+        adScope: 'https://cognitiveservices.azure.com/.default',
+      },
       'azure-openai',
     );
     expect(typeof provider).toBe('function');

@@ -37,7 +37,10 @@ describe('the backends.openai config schema', () => {
       { preset: 'minimax', temperature: '0.7', max_tokens: '8000', enable_thinking: 'false', region: 'cn-zh', model: 'MiniMax-M3' },
     ],
     ['Qwen with the legacy thinking switch', { preset: 'qwen', enable_thinking: 'true', temperature: 'none', use_max_completion_tokens: 'false' }],
-    ['an OpenAI-compatible server', { preset: 'openai_compatible', base_url: 'http://127.0.0.1:8000/v1', max_concurrency: 4, requests_per_minute: 60, tokens_per_minute: 100000 }],
+    [
+      'an OpenAI-compatible server',
+      { preset: 'openai_compatible', base_url: 'http://127.0.0.1:8000/v1', max_concurrency: 4, requests_per_minute: 60, tokens_per_minute: 100000 },
+    ],
   ])('accepts %s', (_name, input) => {
     const result = parse(input);
     expect(result.error?.issues).toBeUndefined();

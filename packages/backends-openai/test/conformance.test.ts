@@ -19,6 +19,10 @@ describeChatModelConformance({
   createAnsweringModel: (context) => modelAnswering(context, { kind: 'json', body: completion('Paris is the capital of France.') }),
   createStalledModel: (context) => modelAnswering(context, hangingReply(), { timeout_seconds: context.timeoutMs / 1000, max_attempts: 1 }),
   createRejectedModel: (context) =>
-    modelAnswering(context, { kind: 'json', status: 401, body: errorBody(`Incorrect API key provided: ${context.secret}.`, 'invalid_request_error', 'invalid_api_key') }),
+    modelAnswering(context, {
+      kind: 'json',
+      status: 401,
+      body: errorBody(`Incorrect API key provided: ${context.secret}.`, 'invalid_request_error', 'invalid_api_key'),
+    }),
   createModelWithoutReportedUsage: (context) => modelAnswering(context, { kind: 'json', body: completion('Paris.', { usage: null }) }),
 });

@@ -106,7 +106,10 @@ describe('a successful call', () => {
     const body = server.requests[0]?.body;
     expect(body?.temperature).toBe(0);
     expect(body?.tools).toEqual([
-      { type: 'function', function: { name: 'lookup', description: 'Looks a fact up.', parameters: { type: 'object', properties: { query: { type: 'string' } } } } },
+      {
+        type: 'function',
+        function: { name: 'lookup', description: 'Looks a fact up.', parameters: { type: 'object', properties: { query: { type: 'string' } } } },
+      },
     ]);
     expect(body?.messages).toEqual([
       { role: 'system', content: 'Use tools.' },
@@ -230,7 +233,11 @@ describe('failures that are not retried', () => {
   });
 
   it('reports a 404 as model-not-found naming the model and the base URL', async () => {
-    server.script({ kind: 'json', status: 404, body: errorBody('The model `gpt-9` does not exist or you do not have access to it.', 'invalid_request_error', 'model_not_found') });
+    server.script({
+      kind: 'json',
+      status: 404,
+      body: errorBody('The model `gpt-9` does not exist or you do not have access to it.', 'invalid_request_error', 'model_not_found'),
+    });
     const error = await failureOf(modelFor({}, 'gpt-9').generate(ask));
     expect(error.code).toBe('model-not-found');
     expect(error.retryable).toBe(false);
@@ -288,7 +295,15 @@ describe('answers that are no answer (retryable for core, not retried here)', ()
   });
 
   it('Azure-style 400 content_filter is reply-refused', async () => {
-    server.script({ kind: 'json', status: 400, body: errorBody("The response was filtered due to the prompt triggering Azure OpenAI's content management policy.", 'invalid_request_error', 'content_filter') });
+    server.script({
+      kind: 'json',
+      status: 400,
+      body: errorBody(
+        "The response was filtered due to the prompt triggering Azure OpenAI's content management policy.",
+        'invalid_request_error',
+        'content_filter',
+      ),
+    });
     const error = await failureOf(modelFor().generate(ask));
     expect(error.code).toBe('reply-refused');
     expect(server.requests).toHaveLength(1);
@@ -324,7 +339,10 @@ describe('cancellation and limits', () => {
   });
 
   it('shares one limiter between the target and the optimizer that reach one server with one key', async () => {
-    const backend = createBackend({ base_url: server.url('/v1'), max_concurrency: 2 }, { environment: { OPENAI_API_KEY: KEY }, rateLimiters: createRateLimiterRegistry() });
+    const backend = createBackend(
+      { base_url: server.url('/v1'), max_concurrency: 2 },
+      { environment: { OPENAI_API_KEY: KEY }, rateLimiters: createRateLimiterRegistry() },
+    );
     const target = backend.createChatModel({ role: 'target', modelId: 'gpt-5-mini' });
     const optimizer = backend.createChatModel({ role: 'optimizer', modelId: 'gpt-5' });
     server.script(...Array.from({ length: 6 }, () => ({ kind: 'json' as const, body: completion('4'), delayMs: 30 })));

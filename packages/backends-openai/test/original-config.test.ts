@@ -39,13 +39,21 @@ describe("the original's openai keys, translated by this package's manifest", ()
     });
     expect(JSON.stringify(resolved.config)).not.toContain('sk-in-a-file');
     expect(resolved.warnings).toEqual([
-      expect.objectContaining({ code: 'secret-dropped', path: 'model.azure_openai_api_key', message: expect.stringContaining('set the environment variable AZURE_OPENAI_API_KEY instead') }),
+      expect.objectContaining({
+        code: 'secret-dropped',
+        path: 'model.azure_openai_api_key',
+        message: expect.stringContaining('set the environment variable AZURE_OPENAI_API_KEY instead'),
+      }),
     ]);
     expect(resolved.sources['backends.openai.endpoint']).toEqual({ kind: 'inline', name: 'original.yaml' });
 
     const backend = createBackend(section, { environment: { AZURE_OPENAI_API_KEY: 'sk-azure-0123456789' }, rateLimiters: createRateLimiterRegistry() });
     const target = backend.createChatModel({ role: 'target', modelId: resolved.config.model.target as string });
-    expect(target.settings).toMatchObject({ preset: 'azure', baseUrl: 'https://target.openai.azure.com/openai', azure: { apiVersion: '2025-04-01-preview', authMode: 'api_key', deployment: 'gpt-4.1' } });
+    expect(target.settings).toMatchObject({
+      preset: 'azure',
+      baseUrl: 'https://target.openai.azure.com/openai',
+      azure: { apiVersion: '2025-04-01-preview', authMode: 'api_key', deployment: 'gpt-4.1' },
+    });
     expect(backend.createChatModel({ role: 'optimizer', modelId: 'gpt-5' }).settings.baseUrl).toBe('https://shared.openai.azure.com/openai');
   });
 
@@ -66,18 +74,30 @@ describe("the original's openai keys, translated by this package's manifest", ()
       optimizer: { preset: 'azure', endpoint: 'https://x.openai.azure.com' },
       target: { preset: 'qwen', base_url: 'http://127.0.0.1:8000/v1', thinking_mode: 'disabled' },
     });
-    expect(resolved.warnings.map((warning) => warning.message)).toEqual([expect.stringContaining('set the environment variable TARGET_QWEN_CHAT_API_KEY instead')]);
+    expect(resolved.warnings.map((warning) => warning.message)).toEqual([
+      expect.stringContaining('set the environment variable TARGET_QWEN_CHAT_API_KEY instead'),
+    ]);
   });
 
   it("reads minimax_model as a MiniMax target's model, and leaves the base's shipped MiniMax values unwarned when MiniMax is unused", async () => {
-    const minimax = await resolveConfig({ ...original({ target_backend: 'minimax_chat', minimax_model: 'MiniMax-M2.5', minimax_region: 'cn_zh' }), schema: withOpenAi });
+    const minimax = await resolveConfig({
+      ...original({ target_backend: 'minimax_chat', minimax_model: 'MiniMax-M2.5', minimax_region: 'cn_zh' }),
+      schema: withOpenAi,
+    });
     expect(minimax.config.model.target).toBe('MiniMax-M2.5');
     expect(minimax.config.backends.openai).toEqual({ optimizer: { preset: 'azure' }, target: { preset: 'minimax', region: 'cn_zh' } });
 
-    const unused = await resolveConfig({ ...original({ target_backend: 'openai_chat', minimax_model: 'MiniMax-M3', minimax_temperature: '0.7', minimax_region: 'cn_zh' }), schema: withOpenAi });
+    const unused = await resolveConfig({
+      ...original({ target_backend: 'openai_chat', minimax_model: 'MiniMax-M3', minimax_temperature: '0.7', minimax_region: 'cn_zh' }),
+      schema: withOpenAi,
+    });
     expect(unused.config.backends.openai).toEqual({ preset: 'azure' });
     expect(unused.warnings).toEqual([
-      { code: 'unused-backend-key', path: 'model.minimax_region', message: 'model.minimax_region: settings of minimax_chat, which neither role uses here; ignored' },
+      {
+        code: 'unused-backend-key',
+        path: 'model.minimax_region',
+        message: 'model.minimax_region: settings of minimax_chat, which neither role uses here; ignored',
+      },
     ]);
   });
 

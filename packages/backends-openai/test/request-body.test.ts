@@ -1,5 +1,12 @@
 import { SkillOptError, type GenerateRequest } from '@skillopt/contract';
-import { buildRequestBody, requestWarnings, openAiBackendConfigSchema, resolveModelSettings, wireReasoningEffort, type OpenAiBackendConfigInput } from '../src/index';
+import {
+  buildRequestBody,
+  requestWarnings,
+  openAiBackendConfigSchema,
+  resolveModelSettings,
+  wireReasoningEffort,
+  type OpenAiBackendConfigInput,
+} from '../src/index';
 
 function settingsFor(config: OpenAiBackendConfigInput, modelId: string, environment: Record<string, string> = { OPENAI_API_KEY: 'k', MINIMAX_API_KEY: 'k' }) {
   return resolveModelSettings(openAiBackendConfigSchema.parse(config), { role: 'target', modelId }, environment).settings;
@@ -90,7 +97,9 @@ describe('the Chat Completions request', () => {
       json_schema: { name: 'reflect_edits', schema, strict: false },
     });
     expect(buildRequestBody(settingsFor({}, 'gpt-4.1'), ask({ responseFormat: { type: 'json' } })).response_format).toEqual({ type: 'json_object' });
-    expect(buildRequestBody(settingsFor({ json_response_format: false }, 'gpt-4.1'), ask({ responseFormat: { type: 'json' } }))).not.toHaveProperty('response_format');
+    expect(buildRequestBody(settingsFor({ json_response_format: false }, 'gpt-4.1'), ask({ responseFormat: { type: 'json' } }))).not.toHaveProperty(
+      'response_format',
+    );
     expect(buildRequestBody(settingsFor({}, 'gpt-4.1'), ask({ responseFormat: { type: 'text' } }))).not.toHaveProperty('response_format');
   });
 
@@ -140,10 +149,11 @@ describe('the Chat Completions request', () => {
 
 describe('what a request asks for and is not sent', () => {
   it('warns of a temperature for a reasoning model and a reasoning effort for a chat model, and is silent otherwise', () => {
-    expect(requestWarnings(settingsFor({}, 'o3'), ask({ temperature: 0.3 }))).toEqual([expect.objectContaining({ type: 'unsupported-setting', field: 'temperature' })]);
+    expect(requestWarnings(settingsFor({}, 'o3'), ask({ temperature: 0.3 }))).toEqual([
+      expect.objectContaining({ type: 'unsupported-setting', field: 'temperature' }),
+    ]);
     expect(requestWarnings(settingsFor({}, 'gpt-4.1'), ask({ reasoningEffort: 'low' }))).toEqual([expect.objectContaining({ field: 'reasoningEffort' })]);
     expect(requestWarnings(settingsFor({}, 'gpt-4.1'), ask({ temperature: 0.3, reasoningEffort: 'none' }))).toEqual([]);
     expect(requestWarnings(settingsFor({}, 'o3'), ask({ reasoningEffort: 'high' }))).toEqual([]);
   });
 });
-

@@ -55,7 +55,10 @@ describe('resolving one role', () => {
     const { settings, credentials } = resolve({ preset: 'ollama' }, { role: 'target', modelId: 'llama3.2' }, { OPENAI_API_KEY: 'sk-openai' });
     expect(settings.baseUrl).toBe('http://localhost:11434/v1');
     expect(credentials.apiKey).toBeUndefined();
-    expect(resolve({ preset: 'openai_compatible', base_url: 'http://127.0.0.1:9/v1' }, { role: 'target', modelId: 'm' }, { OPENAI_API_KEY: 'sk-openai' }).credentials.apiKey).toBeUndefined();
+    expect(
+      resolve({ preset: 'openai_compatible', base_url: 'http://127.0.0.1:9/v1' }, { role: 'target', modelId: 'm' }, { OPENAI_API_KEY: 'sk-openai' }).credentials
+        .apiKey,
+    ).toBeUndefined();
   });
 
   it('takes the base URL from the config, then the environment, then the preset', () => {
@@ -84,10 +87,12 @@ describe('resolving one role', () => {
     const environment = { MINIMAX_API_KEY: 'k' };
     expect(resolve({ preset: 'minimax' }, { role: 'target' }, environment).settings.baseUrl).toBe('https://api.minimax.io/v1');
     expect(resolve({ preset: 'minimax', region: 'cn_zh' }, { role: 'target' }, environment).settings.baseUrl).toBe('https://api.minimaxi.com/v1');
-    expect(resolve({ preset: 'minimax' }, { role: 'target' }, { ...environment, MINIMAX_REGION: 'cn-zh' }).settings.baseUrl).toBe('https://api.minimaxi.com/v1');
-    expect(resolve({ preset: 'minimax', region: 'cn_zh' }, { role: 'target' }, { ...environment, MINIMAX_BASE_URL: 'https://proxy.example/v1' }).settings.baseUrl).toBe(
-      'https://proxy.example/v1',
+    expect(resolve({ preset: 'minimax' }, { role: 'target' }, { ...environment, MINIMAX_REGION: 'cn-zh' }).settings.baseUrl).toBe(
+      'https://api.minimaxi.com/v1',
     );
+    expect(
+      resolve({ preset: 'minimax', region: 'cn_zh' }, { role: 'target' }, { ...environment, MINIMAX_BASE_URL: 'https://proxy.example/v1' }).settings.baseUrl,
+    ).toBe('https://proxy.example/v1');
     expect(errorOf(() => resolve({ preset: 'minimax' }, { role: 'target' }, { ...environment, MINIMAX_REGION: 'mars' })).message).toContain('global_en, cn_zh');
   });
 

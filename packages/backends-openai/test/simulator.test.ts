@@ -94,7 +94,13 @@ describe('the openai backend against the simulated OpenAI-compatible server', ()
     const second = await target.generate({
       messages: [
         ...messages,
-        { role: 'assistant', content: [{ type: 'text', text: first.text }, { type: 'tool-call', toolCallId: call?.toolCallId ?? '', toolName: 'search', input: call?.input }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: first.text },
+            { type: 'tool-call', toolCallId: call?.toolCallId ?? '', toolName: 'search', input: call?.input },
+          ],
+        },
         { role: 'tool', content: [{ type: 'tool-result', toolCallId: call?.toolCallId ?? '', toolName: 'search', output: 'No results.' }] },
       ],
       tools,
@@ -117,7 +123,10 @@ describe('the openai backend against the simulated OpenAI-compatible server', ()
     const proxy = await startFaultInjectingServer({ upstream: new URL(simulator.url).origin });
     try {
       proxy.script(rateLimitedReply({ retryAfterMs: 20 }), serverErrorReply(503));
-      const target = createBackend({ preset: 'openai_compatible', base_url: proxy.url(new URL(simulator.url).pathname), max_attempts: 3 }, { environment: {} }).createChatModel({
+      const target = createBackend(
+        { preset: 'openai_compatible', base_url: proxy.url(new URL(simulator.url).pathname), max_attempts: 3 },
+        { environment: {} },
+      ).createChatModel({
         role: 'target',
         modelId: 'sim-target',
       });

@@ -37,11 +37,13 @@ export interface AnswerKey {
   ofShape(shape: AnswerShape): readonly AnswerKeyEntry[];
 }
 
-export const ANSWER_KEY_LABEL =
-  'SIMULATED KNOWLEDGE: an answer key built from the task items (question + references); a stand-in for what a real model knows';
+export const ANSWER_KEY_LABEL = 'SIMULATED KNOWLEDGE: an answer key built from the task items (question + references); a stand-in for what a real model knows';
 
 const MEASURE_UNITS: Array<[RegExp, string]> = [
-  [/\bin (metres|meters|feet|kilometres|kilometers|miles|kilograms|pounds|tonnes|tons|seconds|minutes|hours|days|years|litres|liters|degrees(?: celsius| fahrenheit)?)\b/, '$1'],
+  [
+    /\bin (metres|meters|feet|kilometres|kilometers|miles|kilograms|pounds|tonnes|tons|seconds|minutes|hours|days|years|litres|liters|degrees(?: celsius| fahrenheit)?)\b/,
+    '$1',
+  ],
   [/\b(tall|high|height|deep|depth|elevation|altitude)\b/, 'metres'],
   [/\b(long|length|far|distance|wide|width|diameter|radius)\b/, 'kilometres'],
   [/\b(weigh|weighs|weight|heavy|mass)\b/, 'kilograms'],
@@ -103,7 +105,8 @@ export function createAnswerKey(items: readonly TaskItem[]): AnswerKey {
       const normalized = normalizeAnswer(text);
       let best: AnswerKeyEntry | undefined;
       for (const entry of entries) {
-        if (normalized.includes(entry.normalizedQuestion) && (best === undefined || entry.normalizedQuestion.length > best.normalizedQuestion.length)) best = entry;
+        if (normalized.includes(entry.normalizedQuestion) && (best === undefined || entry.normalizedQuestion.length > best.normalizedQuestion.length))
+          best = entry;
       }
       return best;
     },

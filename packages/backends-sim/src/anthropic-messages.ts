@@ -108,6 +108,10 @@ export function toolsFromAnthropic(raw: unknown): ToolDefinition[] | undefined {
     const tool = entry as Block | null;
     if (typeof tool?.name !== 'string' || typeof tool.input_schema !== 'object' || tool.input_schema === null)
       throw invalidRequest(`tools.${index}: the simulator supports client tools ({name, description, input_schema}) only`);
-    return { name: tool.name, description: typeof tool.description === 'string' ? tool.description : '', inputSchema: tool.input_schema as Record<string, unknown> };
+    return {
+      name: tool.name,
+      description: typeof tool.description === 'string' ? tool.description : '',
+      inputSchema: tool.input_schema as Record<string, unknown>,
+    };
   });
 }

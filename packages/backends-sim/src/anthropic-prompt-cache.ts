@@ -29,13 +29,17 @@ interface Unit {
 }
 
 function unitOf(value: unknown): Unit {
-  const block = typeof value === 'object' && value !== null ? ({ ...(value as Record<string, unknown>) } as Record<string, unknown>) : { type: 'text', text: String(value) };
+  const block =
+    typeof value === 'object' && value !== null
+      ? ({ ...(value as Record<string, unknown>) } as Record<string, unknown>)
+      : { type: 'text', text: String(value) };
   const breakpoint = typeof block.cache_control === 'object' && block.cache_control !== null;
   delete block.cache_control;
   let text: string;
   if (typeof block.text === 'string') text = block.text;
   else if (typeof block.thinking === 'string') text = block.thinking;
-  else if (block.type === 'image') text = ''; // opaque to the simulated model
+  else if (block.type === 'image')
+    text = ''; // opaque to the simulated model
   else if (block.type === 'tool_result') text = typeof block.content === 'string' ? block.content : JSON.stringify(block.content ?? '');
   else if (block.type === 'tool_use') text = `${String(block.name)}(${JSON.stringify(block.input ?? {})})`;
   else text = JSON.stringify(block);
@@ -74,7 +78,13 @@ export function createSimulatedPromptCache(now: () => number = Date.now): Simula
       const breakpoints = units.flatMap((unit, index) => (unit.breakpoint ? [index] : []));
       if (breakpoints.length > MAX_CACHE_BREAKPOINTS)
         throw invalidRequest(`A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints.length}.`);
-      const tokensUpTo = (index: number): number => estimateTokens(units.slice(0, index + 1).map((unit) => unit.text).join('\n'));
+      const tokensUpTo = (index: number): number =>
+        estimateTokens(
+          units
+            .slice(0, index + 1)
+            .map((unit) => unit.text)
+            .join('\n'),
+        );
       const total = estimateTokens(units.map((unit) => unit.text).join('\n'));
       if (breakpoints.length === 0) return { inputTokens: total, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
 

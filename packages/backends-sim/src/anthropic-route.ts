@@ -15,7 +15,13 @@ export interface AnthropicMessagesRouteOptions {
   promptCache?: SimulatedPromptCache;
 }
 
-const STOP_REASONS: Record<FinishReason, string> = { stop: 'end_turn', length: 'max_tokens', 'tool-calls': 'tool_use', 'content-filter': 'refusal', other: 'end_turn' };
+const STOP_REASONS: Record<FinishReason, string> = {
+  stop: 'end_turn',
+  length: 'max_tokens',
+  'tool-calls': 'tool_use',
+  'content-filter': 'refusal',
+  other: 'end_turn',
+};
 const MINIMUM_THINKING_BUDGET = 1024;
 
 async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
@@ -62,7 +68,8 @@ function checkThinkingReplay(messages: unknown[]): void {
 
 function problemOf(error: unknown): AnthropicApiProblem {
   if (error instanceof AnthropicApiProblem) return error;
-  if (ProviderError.isInstance(error) && error.status !== undefined && error.status < 500) return new AnthropicApiProblem('invalid_request_error', error.message, error.status);
+  if (ProviderError.isInstance(error) && error.status !== undefined && error.status < 500)
+    return new AnthropicApiProblem('invalid_request_error', error.message, error.status);
   if (SkillOptError.isInstance(error) && error.category === 'user') return invalidRequest(error.message);
   return new AnthropicApiProblem('api_error', `simulated server error: ${(error as Error)?.message ?? String(error)}`);
 }
@@ -83,9 +90,13 @@ export function createAnthropicMessagesRoute(options: AnthropicMessagesRouteOpti
     if (typeof body.model !== 'string' || body.model === '') throw invalidRequest('model: Field required');
     const model = options.models.get(body.model);
     if (model === undefined)
-      throw new AnthropicApiProblem('not_found_error', `model: ${body.model} (this simulated server serves ${[...options.models.keys()].join(' and ')}, simulated models)`);
+      throw new AnthropicApiProblem(
+        'not_found_error',
+        `model: ${body.model} (this simulated server serves ${[...options.models.keys()].join(' and ')}, simulated models)`,
+      );
     const maxTokens = body.max_tokens;
-    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1) throw invalidRequest('max_tokens: Field required (a whole number of at least 1)');
+    if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)
+      throw invalidRequest('max_tokens: Field required (a whole number of at least 1)');
     const thinkingBudget = thinkingBudgetOf(body, maxTokens);
     const messages = messagesFromAnthropic(body.system, body.messages);
     if (thinkingBudget !== undefined) checkThinkingReplay(body.messages as unknown[]);
@@ -110,7 +121,11 @@ export function createAnthropicMessagesRoute(options: AnthropicMessagesRouteOpti
     const thinking =
       thinkingBudget === undefined
         ? undefined
-        : { type: 'thinking' as const, thinking: `Simulated thinking (the simulated model does not reason; budget ${thinkingBudget} tokens).`, signature: `sim-signature-${hashHex(id, 'thinking').slice(0, 32)}` };
+        : {
+            type: 'thinking' as const,
+            thinking: `Simulated thinking (the simulated model does not reason; budget ${thinkingBudget} tokens).`,
+            signature: `sim-signature-${hashHex(id, 'thinking').slice(0, 32)}`,
+          };
     const toolUses = (result.toolCalls ?? []).map((call) => ({ type: 'tool_use' as const, id: call.toolCallId, name: call.toolName, input: call.input ?? {} }));
     const thinkingTokens = thinking === undefined ? 0 : estimateTokens(thinking.thinking);
     const usage = {
@@ -125,18 +140,41 @@ export function createAnthropicMessagesRoute(options: AnthropicMessagesRouteOpti
     const content = [...(thinking ? [thinking] : []), ...(result.text === '' ? [] : [{ type: 'text' as const, text: result.text }]), ...toolUses];
 
     if (body.stream !== true) {
-      const text = JSON.stringify({ id, type: 'message', role: 'assistant', model: model.modelId, content, stop_reason: stopReason, stop_sequence: null, usage });
+      const text = JSON.stringify({
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: model.modelId,
+        content,
+        stop_reason: stopReason,
+        stop_sequence: null,
+        usage,
+      });
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'request-id': requestId });
       response.end(text);
       return;
     }
 
-    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': requestId });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'request-id': requestId,
+    });
     const send = (event: string, data: Record<string, unknown>): void => {
       response.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...data })}\n\n`);
     };
     send('message_start', {
-      message: { id, type: 'message', role: 'assistant', model: model.modelId, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+      message: {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model: model.modelId,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
     });
     send('ping', {});
     content.forEach((block, index) => {

@@ -1,12 +1,4 @@
-import type {
-  Backend,
-  BackendPackage,
-  ChatModel,
-  ModelRequest,
-  PackageManifest,
-  PriceTable,
-  TaskItem,
-} from '@skillopt/contract';
+import type { Backend, BackendPackage, ChatModel, ModelRequest, PackageManifest, PriceTable, TaskItem } from '@skillopt/contract';
 import { parseBackendConfig } from '@skillopt/backends-kit';
 import { z } from 'zod';
 import { createAnswerKey, EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';

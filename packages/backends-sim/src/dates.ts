@@ -8,7 +8,8 @@ export interface CalendarDate {
   day: number;
 }
 
-const MONTH_PATTERN = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const MONTH_PATTERN =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
 
 function monthNumber(name: string): number {
   const prefix = name.toLowerCase().slice(0, 3);
@@ -40,17 +41,7 @@ export function slashDate(date: CalendarDate): string {
   return `${pad(date.day)}/${pad(date.month)}/${date.year}`;
 }
 
-function writtenDate(date: CalendarDate): string {
-  const month = MONTHS[date.month - 1] as string;
-  return `${month[0]?.toUpperCase()}${month.slice(1)} ${date.day}, ${date.year}`;
-}
-
 /** True when the text holds a date in an all-numeric form (ISO or with slashes). */
 export function containsNumericDate(text: string): boolean {
   return /\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/.test(text);
-}
-
-/** True when the text mentions a month by name. */
-function mentionsMonthName(text: string): boolean {
-  return new RegExp(`\\b${MONTH_PATTERN}(?=\\s|,|$)`, 'i').test(text) && /\d/.test(text);
 }

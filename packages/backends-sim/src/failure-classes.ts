@@ -84,15 +84,21 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
       false,
     ),
     rule('\\b(?:bare|minimal|shortest)\\b[^.;\\n]{0,25}?\\b(?:answer|span|phrase|entity|noun phrase)\\b'),
-    rule(`\\b(?:only|just|solely|exclusively)\\b[^.;\\n]{0,30}?\\b(?:answer|entity|name|value|number|date|phrase|span)\\b[^.;\\n]{0,30}?\\b(?:inside|in|within|between)\\b[^.;\\n]{0,20}?${TAG}`),
+    rule(
+      `\\b(?:only|just|solely|exclusively)\\b[^.;\\n]{0,30}?\\b(?:answer|entity|name|value|number|date|phrase|span)\\b[^.;\\n]{0,30}?\\b(?:inside|in|within|between)\\b[^.;\\n]{0,20}?${TAG}`,
+    ),
     rule(`${TAG}[^.;\\n]{0,40}?\\b(?:must |should )?(?:contains?|holds?|includes?|has|have)\\b[^.;\\n]{0,15}?\\bonly\\b`),
     rule('\\bnot (?:a|as a) (?:full |complete )?sentence\\b', false),
   ],
   'missing-tag': [
     rule('\\b(?:always|must|every|each|mandatory|required|require)\\b[^.;\\n]{0,60}?(?:<answer>|answer[- ]tags?|\\btags\\b)'),
-    rule('(?:<answer>|answer[- ]tags?)[^.;\\n]{0,60}?\\b(?:always|every (?:reply|response|answer|time)|mandatory|required|must (?:always )?(?:be (?:present|included|used)|appear))\\b'),
+    rule(
+      '(?:<answer>|answer[- ]tags?)[^.;\\n]{0,60}?\\b(?:always|every (?:reply|response|answer|time)|mandatory|required|must (?:always )?(?:be (?:present|included|used)|appear))\\b',
+    ),
     rule("\\b(?:never|do not|don't)\\s+(?:omit|forget|skip|drop|leave out)\\b[^.;\\n]{0,40}?(?:<answer>|tags?)", false),
-    rule('\\b(?:end|finish|conclude)\\b[^.;\\n]{0,30}?\\b(?:reply|response|answer|output)\\b[^.;\\n]{0,30}?\\b(?:with|in)\\b[^.;\\n]{0,30}?(?:<answer>|answer[- ]tag)'),
+    rule(
+      '\\b(?:end|finish|conclude)\\b[^.;\\n]{0,30}?\\b(?:reply|response|answer|output)\\b[^.;\\n]{0,30}?\\b(?:with|in)\\b[^.;\\n]{0,30}?(?:<answer>|answer[- ]tag)',
+    ),
   ],
   'malformed-tag': [
     rule('\\b(?:close|closing)\\b[^.;\\n]{0,40}?(?:tags?|</answer>)'),
@@ -102,8 +108,13 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
     rule('\\b(?:not|never|no)\\b[^.;\\n]{0,20}?(?:square brackets|\\[answer\\]|other (?:tag|bracket) (?:styles|formats|variants))', false),
   ],
   'number-words': [
-    rule('\\b(?:use|write|give|express|report|state|answer with|written (?:as|in)|in)\\b[^.;\\n]{0,40}?\\b(?:digits|numerals|numeric form|numerical form|figures)\\b'),
-    rule("\\b(?:never|do not|don't|avoid)\\b[^.;\\n]{0,10}?\\b(?:spell|spelling|write|writing)\\b[^.;\\n]{0,20}?\\bnumbers?\\b[^.;\\n]{0,15}?\\b(?:out|in words|as words)\\b", false),
+    rule(
+      '\\b(?:use|write|give|express|report|state|answer with|written (?:as|in)|in)\\b[^.;\\n]{0,40}?\\b(?:digits|numerals|numeric form|numerical form|figures)\\b',
+    ),
+    rule(
+      "\\b(?:never|do not|don't|avoid)\\b[^.;\\n]{0,10}?\\b(?:spell|spelling|write|writing)\\b[^.;\\n]{0,20}?\\bnumbers?\\b[^.;\\n]{0,15}?\\b(?:out|in words|as words)\\b",
+      false,
+    ),
     rule("\\b(?:never|do not|don't|avoid)\\b[^.;\\n]{0,10}?\\bspell(?:ing)?\\s+(?:out\\s+)?(?:numbers|numerals|counts|quantities)\\b", false),
     rule('\\bnumbers?\\b[^.;\\n]{0,30}?\\b(?:as|in|with) (?:digits|numerals|arabic numerals)\\b'),
     rule('\\b(?:digits|numerals)\\b[^.;\\n]{0,10}?\\b(?:not|rather than|instead of)\\b[^.;\\n]{0,10}?\\bwords\\b'),
@@ -111,8 +122,13 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
   'date-format': [
     rule('\\b(?:the |full |spelled[- ]out |written[- ]out )?month names?\\b'),
     rule('\\bmonth\\s+(?:day|d{1,2})\\s*,?\\s+(?:year|y{4})\\b'),
-    rule('\\b(?:not|never|avoid|no|rather than|instead of)\\b[^.;\\n]{0,25}?(?:\\biso\\b|yyyy-mm-dd|\\bnumeric dates?\\b|\\bnumerical dates?\\b|dd/mm/yyyy|mm/dd/yyyy|all-numeric)', false),
-    rule('\\bdates?\\b[^.;\\n]{0,40}?\\b(?:as written in|the way (?:they appear|the (?:source|sources|context|question))|natural (?:form|format|language)|long form|written out)\\b'),
+    rule(
+      '\\b(?:not|never|avoid|no|rather than|instead of)\\b[^.;\\n]{0,25}?(?:\\biso\\b|yyyy-mm-dd|\\bnumeric dates?\\b|\\bnumerical dates?\\b|dd/mm/yyyy|mm/dd/yyyy|all-numeric)',
+      false,
+    ),
+    rule(
+      '\\bdates?\\b[^.;\\n]{0,40}?\\b(?:as written in|the way (?:they appear|the (?:source|sources|context|question))|natural (?:form|format|language)|long form|written out)\\b',
+    ),
   ],
   'unit-appended': [
     rule(
@@ -134,7 +150,9 @@ const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
     rule(`\\b(?:answer|respond|reply|write|phrase)\\b${gap(30)}\\b(?:in|as|with|using)\\s+(?:a |one )?(?:full|complete|whole) sentences?\\b`),
     rule('\\b(?:use|write in)\\s+(?:full|complete) sentences\\b'),
     rule(`\\b(?:explain|justify|elaborate)\\b${gap(50)}\\b(?:inside|within|in)\\b${gap(20)}(?:answer|tags?)\\b`),
-    rule(`\\b(?:include|add|give)\\b${gap(30)}\\b(?:explanation|justification|reasoning|context|sentence)\\b${gap(30)}\\b(?:inside|within|in)\\b${gap(20)}(?:answer|tags?)\\b`),
+    rule(
+      `\\b(?:include|add|give)\\b${gap(30)}\\b(?:explanation|justification|reasoning|context|sentence)\\b${gap(30)}\\b(?:inside|within|in)\\b${gap(20)}(?:answer|tags?)\\b`,
+    ),
   ],
   'missing-tag': [
     rule("\\b(?:no|without|never use|do not use|don't use|avoid)\\b[^.;,\\n]{0,20}?\\b(?:tags?|markup|xml|html|angle brackets)\\b"),

@@ -1,4 +1,13 @@
-export { manifest, createBackend, priceTable, simBackendConfigSchema, simBackendPackage, type SimBackend, type SimBackendConfig, type SimBackendConfigInput } from './backend.js';
+export {
+  manifest,
+  createBackend,
+  priceTable,
+  simBackendConfigSchema,
+  simBackendPackage,
+  type SimBackend,
+  type SimBackendConfig,
+  type SimBackendConfigInput,
+} from './backend.js';
 export {
   createSimulatedModel,
   simulatedModelId,

@@ -157,7 +157,8 @@ function ruleEdit(context: StageContext, skill: string, failureClass: FailureCla
   const content = `${bulletStyle(skill)}${pick(GOOD_RULE_PHRASINGS[failureClass], seed, 'phrasing', context.promptHash, failureClass)}`;
   const rationale = `Prevents ${CLASS_DESCRIPTIONS[failureClass]} (seen in ${support} failed trajectories).`;
   const anchor = anchorLine(skill);
-  if (anchor !== undefined && unitHash(seed, 'insert-after', context.promptHash, failureClass) < 0.3) return { op: 'insert_after', target: anchor, content, rationale };
+  if (anchor !== undefined && unitHash(seed, 'insert-after', context.promptHash, failureClass) < 0.3)
+    return { op: 'insert_after', target: anchor, content, rationale };
   return { op: 'append', content, rationale };
 }
 
@@ -176,7 +177,8 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
     const badLine = badLines[0];
     if (badLine !== undefined) {
       // The skill itself asks for the failure: replace (or drop) the rule that causes it.
-      if (found === 'truncation') edits.push({ op: 'delete', target: badLine, rationale: `This rule causes ${CLASS_DESCRIPTIONS.truncation} (${count} failed trajectories).` });
+      if (found === 'truncation')
+        edits.push({ op: 'delete', target: badLine, rationale: `This rule causes ${CLASS_DESCRIPTIONS.truncation} (${count} failed trajectories).` });
       else
         edits.push({
           op: 'replace',
@@ -204,7 +206,8 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
       rationale: `Several answers were judged wrong on their form; this makes the expected form explicit.`,
     };
     const at = editClasses.indexOf(kind);
-    if (at >= 0 && edits[at]?.op !== 'replace' && edits[at]?.op !== 'delete') edits[at] = harmful; // a misdiagnosis of that failure
+    if (at >= 0 && edits[at]?.op !== 'replace' && edits[at]?.op !== 'delete')
+      edits[at] = harmful; // a misdiagnosis of that failure
     else {
       edits.unshift(harmful);
       editClasses.unshift(kind);
@@ -227,7 +230,8 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
       (causes.length > 0 ? `Shared causes: ${causes.join('; ')}.` : 'No shared procedural cause: the failures look like one-off factual mistakes.'),
     edits: withoutRejected(prompt, edits).slice(0, maxEdits),
   };
-  if (/"appendixNotes"/.test(prompt)) reply.appendixNotes = lapses.map((lapse) => `Follow the existing rule about ${CLASS_DESCRIPTIONS[lapse]}: it was ignored.`);
+  if (/"appendixNotes"/.test(prompt))
+    reply.appendixNotes = lapses.map((lapse) => `Follow the existing rule about ${CLASS_DESCRIPTIONS[lapse]}: it was ignored.`);
   return reply;
 }
 
@@ -272,7 +276,10 @@ function editKey(edit: { content?: string }): string {
 }
 
 function proposedFrom(edit: NumberedEdit): ProposedEdit {
-  const proposed: ProposedEdit = { op: (['append', 'insert_after', 'replace', 'delete'].includes(edit.op) ? edit.op : 'append') as ProposedEdit['op'], rationale: edit.rationale ?? '' };
+  const proposed: ProposedEdit = {
+    op: (['append', 'insert_after', 'replace', 'delete'].includes(edit.op) ? edit.op : 'append') as ProposedEdit['op'],
+    rationale: edit.rationale ?? '',
+  };
   if (proposed.op !== 'append' && edit.target !== undefined) proposed.target = edit.target;
   if (proposed.op !== 'delete' && edit.content !== undefined) proposed.content = edit.content;
   return proposed;
@@ -298,7 +305,8 @@ function mergeEdits(context: StageContext): Record<string, unknown> {
 }
 
 function preferFailure(left: NumberedEdit, right: NumberedEdit): number {
-  const rank = (edit: NumberedEdit): number => (edit.origin === undefined ? 1 : edit.origin.startsWith('failed and') ? 1 : edit.origin.startsWith('failed') ? 0 : 2);
+  const rank = (edit: NumberedEdit): number =>
+    edit.origin === undefined ? 1 : edit.origin.startsWith('failed and') ? 1 : edit.origin.startsWith('failed') ? 0 : 2;
   return rank(left) - rank(right);
 }
 
@@ -307,7 +315,9 @@ function rankEdits(context: StageContext): Record<string, unknown> {
   const edits = readNumberedEdits(sectionBetween(prompt, '## Proposed edits', ['## Your reply']) ?? '');
   const budget = Number(/Only (\d+) of the/.exec(prompt)?.[1] ?? /at most (\d+) edit numbers/.exec(prompt)?.[1] ?? 1);
   const addressesFailure = (edit: NumberedEdit): number => (editKey(edit).startsWith('text:') ? 1 : 0);
-  const ordered = [...edits].sort((left, right) => right.support - left.support || addressesFailure(left) - addressesFailure(right) || left.number - right.number);
+  const ordered = [...edits].sort(
+    (left, right) => right.support - left.support || addressesFailure(left) - addressesFailure(right) || left.number - right.number,
+  );
   const selected = ordered.slice(0, Math.max(1, budget)).map((edit) => edit.number);
   return {
     reasoning: `${context.label}: ranked ${edits.length} edits by support, preferring ones that name a concrete failure; kept ${selected.length}.`,

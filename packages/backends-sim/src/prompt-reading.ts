@@ -59,7 +59,10 @@ export function sectionBetween(prompt: string, heading: string, until: readonly 
     const position = marker === '## Your reply' ? prompt.lastIndexOf(`\n${marker}`) : prompt.indexOf(`\n${marker}`, bodyStart);
     if (position >= bodyStart && position < end) end = position;
   }
-  return prompt.slice(bodyStart + 1, end).replace(/^\n+/, '').replace(/\s+$/, '');
+  return prompt
+    .slice(bodyStart + 1, end)
+    .replace(/^\n+/, '')
+    .replace(/\s+$/, '');
 }
 
 const NEXT_AFTER_SKILL: Readonly<Partial<Record<OptimizerPrompt, string>>> = {
@@ -128,7 +131,8 @@ export function readTrajectories(text: string): ReadTrajectory[] {
       }
       const turn = TURN_START.exec(line);
       if (turn) turns.push({ role: turn[1] as string, lines: [line.slice(turn[0].length)] });
-      else if (/^(#### Task |### (Regressions|Persistent failures|Improvements|Stable successes)|With the (previous|current) skill:)/.test(line)) inTurns = false;
+      else if (/^(#### Task |### (Regressions|Persistent failures|Improvements|Stable successes)|With the (previous|current) skill:)/.test(line))
+        inTurns = false;
       else turns[turns.length - 1]?.lines.push(line);
     }
     const assistant = turns.filter((turn) => turn.role === 'assistant');
@@ -172,7 +176,32 @@ export function readNumberedEdits(text: string): NumberedEdit[] {
   return edits;
 }
 
-const FILLER_WORDS = new Set(['is', 'was', 'answer', 'according', 'based', 'think', 'believe', 'it', 'its', 'context', 'sources', 'question', 'that', 'because', 'so', 'i', 'my', 'would', 'suggests', 'go', 'with', 'hope', 'helps', 'considered']);
+const FILLER_WORDS = new Set([
+  'is',
+  'was',
+  'answer',
+  'according',
+  'based',
+  'think',
+  'believe',
+  'it',
+  'its',
+  'context',
+  'sources',
+  'question',
+  'that',
+  'because',
+  'so',
+  'i',
+  'my',
+  'would',
+  'suggests',
+  'go',
+  'with',
+  'hope',
+  'helps',
+  'considered',
+]);
 const NAME_STARTERS = new Set(['The', 'It', 'Is', 'Was', 'A', 'An', 'So', 'My', 'According', 'Based', 'Hope', 'All', 'I', 'Answer']);
 
 function escapeRegExp(text: string): string {

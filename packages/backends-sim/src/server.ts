@@ -72,7 +72,10 @@ async function readBody(request: IncomingMessage, maxBytes: number): Promise<str
 
 const bad = (message: string, param: string | null = null): HttpProblem => new HttpProblem(400, message, 'invalid_request_error', null, param);
 
-function textOfContent(content: unknown, param: string): { text: string; parts?: Array<{ type: 'text'; text: string } | { type: 'image'; image: string; detail?: 'auto' | 'low' | 'high' }> } {
+function textOfContent(
+  content: unknown,
+  param: string,
+): { text: string; parts?: Array<{ type: 'text'; text: string } | { type: 'image'; image: string; detail?: 'auto' | 'low' | 'high' }> } {
   if (content === null || content === undefined) return { text: '' };
   if (typeof content === 'string') return { text: content };
   if (!Array.isArray(content)) throw bad(`${param} must be a string or an array of content parts`, param);
@@ -112,7 +115,8 @@ function messagesFromOpenAI(raw: unknown): Message[] {
         if (text !== '') parts.push({ type: 'text', text });
         for (const call of calls) {
           const fn = call.function as { name?: unknown; arguments?: unknown } | undefined;
-          if (typeof call.id !== 'string' || typeof fn?.name !== 'string') throw bad(`${param}.tool_calls: each call needs an id and function.name`, `${param}.tool_calls`);
+          if (typeof call.id !== 'string' || typeof fn?.name !== 'string')
+            throw bad(`${param}.tool_calls: each call needs an id and function.name`, `${param}.tool_calls`);
           let input: unknown = {};
           if (typeof fn.arguments === 'string' && fn.arguments.trim() !== '') {
             try {
@@ -151,16 +155,24 @@ function toolsFromOpenAI(raw: unknown): ToolDefinition[] | undefined {
   if (!Array.isArray(raw)) throw bad('tools must be an array', 'tools');
   return (raw as Array<Record<string, unknown>>).map((tool, index) => {
     const fn = tool.function as { name?: unknown; description?: unknown; parameters?: unknown } | undefined;
-    if (tool.type !== 'function' || typeof fn?.name !== 'string') throw bad(`tools[${index}] must be {type: "function", function: {name, …}}`, `tools[${index}]`);
+    if (tool.type !== 'function' || typeof fn?.name !== 'string')
+      throw bad(`tools[${index}] must be {type: "function", function: {name, …}}`, `tools[${index}]`);
     return {
       name: fn.name,
       description: typeof fn.description === 'string' ? fn.description : '',
-      inputSchema: typeof fn.parameters === 'object' && fn.parameters !== null ? (fn.parameters as Record<string, unknown>) : { type: 'object', properties: {} },
+      inputSchema:
+        typeof fn.parameters === 'object' && fn.parameters !== null ? (fn.parameters as Record<string, unknown>) : { type: 'object', properties: {} },
     };
   });
 }
 
-const FINISH_REASONS: Record<string, string> = { stop: 'stop', length: 'length', 'tool-calls': 'tool_calls', 'content-filter': 'content_filter', other: 'stop' };
+const FINISH_REASONS: Record<string, string> = {
+  stop: 'stop',
+  length: 'length',
+  'tool-calls': 'tool_calls',
+  'content-filter': 'content_filter',
+  other: 'stop',
+};
 
 /**
  * An OpenAI-compatible HTTP server in front of the SIMULATED model, on 127.0.0.1 by default:
@@ -181,7 +193,8 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
   };
   const targetId = simulatedModelId(options.targetModelId, 'target');
   const optimizerId = simulatedModelId(options.optimizerModelId, 'optimizer');
-  if (targetId === optimizerId) throw new SkillOptError({ code: 'config-invalid', category: 'user', message: 'the target and optimizer model ids of the simulator server must differ' });
+  if (targetId === optimizerId)
+    throw new SkillOptError({ code: 'config-invalid', category: 'user', message: 'the target and optimizer model ids of the simulator server must differ' });
   const models = new Map<string, ChatModel>([
     [targetId, createSimulatedModel({ ...common, role: 'target', modelId: targetId })],
     [optimizerId, createSimulatedModel({ ...common, role: 'optimizer', modelId: optimizerId })],
@@ -229,7 +242,11 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     const result = await model.generate(generateRequest);
     const id = `chatcmpl-sim-${hashHex(JSON.stringify(body)).slice(0, 24)}`;
     const finishReason = FINISH_REASONS[result.finishReason] ?? 'stop';
-    const toolCalls = result.toolCalls?.map((call) => ({ id: call.toolCallId, type: 'function' as const, function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) } }));
+    const toolCalls = result.toolCalls?.map((call) => ({
+      id: call.toolCallId,
+      type: 'function' as const,
+      function: { name: call.toolName, arguments: JSON.stringify(call.input ?? {}) },
+    }));
     const usage = {
       prompt_tokens: result.usage.inputTokens,
       completion_tokens: result.usage.outputTokens,
@@ -242,7 +259,14 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
         created,
         model: model.modelId,
         system_fingerprint: 'skillopt-simulated',
-        choices: [{ index: 0, message: { role: 'assistant', content: result.text, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) }, logprobs: null, finish_reason: finishReason }],
+        choices: [
+          {
+            index: 0,
+            message: { role: 'assistant', content: result.text, refusal: null, ...(toolCalls ? { tool_calls: toolCalls } : {}) },
+            logprobs: null,
+            finish_reason: finishReason,
+          },
+        ],
         usage,
       });
       return;
@@ -250,14 +274,23 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): void => {
-      response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.modelId, system_fingerprint: 'skillopt-simulated', choices, ...extra })}\n\n`);
+      response.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: model.modelId, system_fingerprint: 'skillopt-simulated', choices, ...extra })}\n\n`,
+      );
     };
     chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
     for (let start = 0; start < result.text.length; start += 24) {
       chunk([{ index: 0, delta: { content: result.text.slice(start, start + 24) }, logprobs: null, finish_reason: null }]);
     }
     toolCalls?.forEach((call, index) => {
-      chunk([{ index: 0, delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] }, logprobs: null, finish_reason: null }]);
+      chunk([
+        {
+          index: 0,
+          delta: { tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.function.name, arguments: call.function.arguments } }] },
+          logprobs: null,
+          finish_reason: null,
+        },
+      ]);
     });
     chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }], includeUsage ? { usage: null } : {});
     if (includeUsage) chunk([], { usage });
@@ -291,8 +324,10 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
         return;
       }
       if (error instanceof HttpProblem) sendProblem(response, error);
-      else if (ProviderError.isInstance(error) && error.status !== undefined && error.status < 500) sendProblem(response, new HttpProblem(error.status, error.message, 'invalid_request_error', error.code));
-      else if (SkillOptError.isInstance(error) && error.category === 'user') sendProblem(response, new HttpProblem(400, error.message, 'invalid_request_error', error.code));
+      else if (ProviderError.isInstance(error) && error.status !== undefined && error.status < 500)
+        sendProblem(response, new HttpProblem(error.status, error.message, 'invalid_request_error', error.code));
+      else if (SkillOptError.isInstance(error) && error.category === 'user')
+        sendProblem(response, new HttpProblem(400, error.message, 'invalid_request_error', error.code));
       else sendProblem(response, new HttpProblem(500, `simulated server error: ${(error as Error)?.message ?? String(error)}`, 'server_error', null));
     });
   });

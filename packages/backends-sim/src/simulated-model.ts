@@ -92,8 +92,11 @@ function readableText(message: Message): string {
 function argumentsFor(tool: ToolDefinition, question: string): Record<string, unknown> {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
   const names = Object.keys(properties);
-  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as unknown[]).filter((name): name is string => typeof name === 'string') : [];
-  const chosen = required.length > 0 ? required : names.filter((name) => properties[name]?.type === undefined || properties[name]?.type === 'string').slice(0, 1);
+  const required = Array.isArray(tool.inputSchema.required)
+    ? (tool.inputSchema.required as unknown[]).filter((name): name is string => typeof name === 'string')
+    : [];
+  const chosen =
+    required.length > 0 ? required : names.filter((name) => properties[name]?.type === undefined || properties[name]?.type === 'string').slice(0, 1);
   const input: Record<string, unknown> = {};
   for (const name of chosen) {
     const type = properties[name]?.type;
@@ -128,11 +131,24 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
 
   function answerAsTarget(request: GenerateRequest): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
     const key = readKey();
-    const system = request.messages.filter((message) => message.role === 'system').map(messageText).join('\n\n');
+    const system = request.messages
+      .filter((message) => message.role === 'system')
+      .map(messageText)
+      .join('\n\n');
     const skill = findSkill(system);
-    const userText = request.messages.filter((message) => message.role === 'user').map(messageText).join('\n');
+    const userText = request.messages
+      .filter((message) => message.role === 'user')
+      .map(messageText)
+      .join('\n');
     const entry = key.lookup(userText);
-    const question = entry?.question ?? userText.trim().split('\n').filter((line) => line.trim() !== '').pop() ?? '';
+    const question =
+      entry?.question ??
+      userText
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .pop() ??
+      '';
     const lastUser = request.messages.map((message) => message.role).lastIndexOf('user');
     const toolTurns = request.messages.slice(lastUser + 1).filter((message) => message.role === 'tool').length;
     const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(userText);
@@ -156,7 +172,12 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     if (received.signal?.aborted) throw abortReason(received.signal);
     const reading = readGenerateRequest(received);
     if (!reading.ok) {
-      throw new ProviderError({ code: ERROR_CODES.providerBadRequest, provider: SIMULATED_PROVIDER, status: 400, message: `${modelId} (simulated): an invalid request: ${reading.problems.join('; ')}` });
+      throw new ProviderError({
+        code: ERROR_CODES.providerBadRequest,
+        provider: SIMULATED_PROVIDER,
+        status: 400,
+        message: `${modelId} (simulated): an invalid request: ${reading.problems.join('; ')}`,
+      });
     }
     const request = reading.request;
     const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request)];
@@ -226,10 +247,18 @@ const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, 
 function settingsTheSimulationIgnores(request: GenerateRequest): CallWarning[] {
   const warnings: CallWarning[] = [];
   if (request.temperature !== undefined)
-    warnings.push({ type: 'unsupported-setting', field: 'temperature', message: 'the simulated model is deterministic in its seed; temperature has no effect' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'temperature',
+      message: 'the simulated model is deterministic in its seed; temperature has no effect',
+    });
   if (request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
     warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: 'the simulated model does not reason; reasoningEffort has no effect' });
   if (request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
-    warnings.push({ type: 'unsupported-setting', field: 'responseFormat.schema', message: 'the simulated model writes the JSON its prompt asks for and does not hold a reply to the given schema' });
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'responseFormat.schema',
+      message: 'the simulated model writes the JSON its prompt asks for and does not hold a reply to the given schema',
+    });
   return warnings;
 }

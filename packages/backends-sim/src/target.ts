@@ -1,12 +1,6 @@
 import { guessShapeFromQuestion, plausibleWrongAnswer, unitForQuestion, type AnswerKey, type AnswerKeyEntry, type AnswerShape } from './answer-key.js';
 import { isoDate, parseWrittenDate, slashDate } from './dates.js';
-import {
-  classesForShape,
-  DEFAULT_TENDENCY_RATES,
-  readSkillRules,
-  type FailureClass,
-  type RuleEffects,
-} from './failure-classes.js';
+import { classesForShape, readSkillRules, type FailureClass, type RuleEffects } from './failure-classes.js';
 import { hashHex, pick, unitHash } from './hashing.js';
 import { numberToWords, parseNumeral } from './numbers.js';
 import { normalizeAnswer } from './text.js';
@@ -16,8 +10,6 @@ export interface TargetSettings {
   noise: number;
   tendencyRates: Readonly<Record<FailureClass, number>>;
 }
-
-const DEFAULT_TARGET_SETTINGS: TargetSettings = { seed: 0, noise: 0, tendencyRates: DEFAULT_TENDENCY_RATES };
 
 /** Headings an env puts after the skill for its own fixed instructions. */
 const ENVELOPE_HEADINGS = '(?:task|the task|your task)';
@@ -59,7 +51,12 @@ export interface TargetDecision {
 const GIVEN_NAMES = ['Marie', 'John', 'Albert', 'Isaac', 'Ada', 'Charles', 'Rosalind', 'Nikola', 'Jane', 'Thomas', 'Emmy', 'Louis'];
 
 /** The answer with the shape-specific habit applied, or undefined when it would not change the score. */
-function shapeHabit(failureClass: FailureClass, answer: string, entry: { question: string; references: readonly string[]; unit?: string }, seedParts: Array<string | number>): string | undefined {
+function shapeHabit(
+  failureClass: FailureClass,
+  answer: string,
+  entry: { question: string; references: readonly string[]; unit?: string },
+  seedParts: Array<string | number>,
+): string | undefined {
   let changed: string | undefined;
   switch (failureClass) {
     case 'number-words': {
@@ -78,9 +75,15 @@ function shapeHabit(failureClass: FailureClass, answer: string, entry: { questio
     case 'full-name': {
       if (/\s/.test(answer.trim())) break;
       // A reference that already is the full name would be accepted by the scorer: no failure then.
-      const fullNameAccepted = entry.references.some((reference) => /\s/.test(reference.trim()) && normalizeAnswer(reference).endsWith(normalizeAnswer(answer)));
+      const fullNameAccepted = entry.references.some(
+        (reference) => /\s/.test(reference.trim()) && normalizeAnswer(reference).endsWith(normalizeAnswer(answer)),
+      );
       if (fullNameAccepted) break;
-      const given = pick(GIVEN_NAMES.filter((name) => name.toLowerCase() !== answer.toLowerCase()), ...seedParts, 'given-name');
+      const given = pick(
+        GIVEN_NAMES.filter((name) => name.toLowerCase() !== answer.toLowerCase()),
+        ...seedParts,
+        'given-name',
+      );
       changed = `${given} ${answer}`;
       break;
     }
@@ -107,13 +110,16 @@ export function decideTargetBehaviour(
   const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(questionText);
   const skillHash = hashHex(skill).slice(0, 16);
   const shape = entry?.shape ?? guessShapeFromQuestion(questionText);
-  const tendencies = classesForShape(shape).filter((failureClass) => unitHash(settings.seed, 'tendency', itemKey, failureClass) < settings.tendencyRates[failureClass]);
+  const tendencies = classesForShape(shape).filter(
+    (failureClass) => unitHash(settings.seed, 'tendency', itemKey, failureClass) < settings.tendencyRates[failureClass],
+  );
   const active: FailureClass[] = [];
   for (const failureClass of classesForShape(shape)) {
     const fixed = effects.fixes.has(failureClass);
     const harmed = effects.harms.has(failureClass);
     let fires: boolean;
-    if (harmed && fixed) fires = unitHash(settings.seed, 'conflict', itemKey, failureClass) < 0.5; // contradictory rules: the model follows one or the other
+    if (harmed && fixed)
+      fires = unitHash(settings.seed, 'conflict', itemKey, failureClass) < 0.5; // contradictory rules: the model follows one or the other
     else if (harmed) fires = true;
     else if (fixed) fires = false;
     else fires = tendencies.includes(failureClass);
@@ -147,11 +153,7 @@ const MALFORMED_TEMPLATES = [
   (answer: string) => `<answer>${answer}<answer>`,
   (answer: string) => `<answer ${answer}>`,
 ];
-const REASONING_OPENERS = [
-  'Let me work through this step by step.',
-  'I will reason about the question first.',
-  'Thinking it through carefully.',
-];
+const REASONING_OPENERS = ['Let me work through this step by step.', 'I will reason about the question first.', 'Thinking it through carefully.'];
 
 /** The reply text for a decision: reasoning lines, then the answer with every active habit applied. */
 export function renderTargetReply(

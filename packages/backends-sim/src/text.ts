@@ -3,17 +3,6 @@
  * trajectories the way a careful model would (and so tests can score the simulated target).
  */
 
-const ANSWER_TAG = /<answer>([\s\S]*?)<\/answer>/gi;
-
-/** The last complete `<answer>…</answer>`, else the last non-empty line, else the whole text, trimmed. */
-function extractAnswer(reply: string): string {
-  const matches = [...reply.matchAll(ANSWER_TAG)];
-  const last = matches[matches.length - 1];
-  if (last !== undefined) return (last[1] ?? '').trim();
-  const lines = reply.split('\n').map((line) => line.trim()).filter((line) => line !== '');
-  return lines[lines.length - 1] ?? reply.trim();
-}
-
 /** True when the reply holds at least one complete `<answer>…</answer>`. */
 export function hasWellFormedAnswerTag(reply: string): boolean {
   return /<answer>[\s\S]*?<\/answer>/i.test(reply);
@@ -34,43 +23,6 @@ export function normalizeAnswer(text: string): string {
     .replace(/\b(a|an|the)\b/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-}
-
-function answerTokens(text: string): string[] {
-  const normalized = normalizeAnswer(text);
-  return normalized === '' ? [] : normalized.split(' ');
-}
-
-/** Exact match against any reference, after normalisation. */
-function exactMatch(prediction: string, references: readonly string[]): boolean {
-  const normalized = normalizeAnswer(prediction);
-  return references.some((reference) => normalizeAnswer(reference) === normalized);
-}
-
-/** Best token F1 over the references. */
-function tokenF1(prediction: string, references: readonly string[]): number {
-  const predicted = answerTokens(prediction);
-  let best = 0;
-  for (const reference of references) {
-    const gold = answerTokens(reference);
-    if (gold.length === 0) continue;
-    if (predicted.length === 0) continue;
-    const counts = new Map<string, number>();
-    for (const token of gold) counts.set(token, (counts.get(token) ?? 0) + 1);
-    let common = 0;
-    for (const token of predicted) {
-      const count = counts.get(token) ?? 0;
-      if (count > 0) {
-        common += 1;
-        counts.set(token, count - 1);
-      }
-    }
-    if (common === 0) continue;
-    const precision = common / predicted.length;
-    const recall = common / gold.length;
-    best = Math.max(best, (2 * precision * recall) / (precision + recall));
-  }
-  return best;
 }
 
 /** Lower case, every run of non-alphanumerics a single space: words kept apart (unlike SQuAD's). */

@@ -39,10 +39,20 @@ interface MessageBody {
   content: Array<{ type: string; text?: string; id?: string; name?: string; input?: unknown; thinking?: string; signature?: string }>;
   stop_reason: string;
   stop_sequence: null;
-  usage: { input_tokens: number; output_tokens: number; cache_creation_input_tokens: number; cache_read_input_tokens: number; output_tokens_details?: { thinking_tokens: number } };
+  usage: {
+    input_tokens: number;
+    output_tokens: number;
+    cache_creation_input_tokens: number;
+    cache_read_input_tokens: number;
+    output_tokens_details?: { thinking_tokens: number };
+  };
 }
 
-const textOf = (body: MessageBody): string => body.content.filter((block) => block.type === 'text').map((block) => block.text).join('');
+const textOf = (body: MessageBody): string =>
+  body.content
+    .filter((block) => block.type === 'text')
+    .map((block) => block.text)
+    .join('');
 
 describe('the simulator speaks the Anthropic Messages API', () => {
   it('answers a non-streamed message in the documented shape', async () => {
@@ -95,7 +105,10 @@ describe('the simulator speaks the Anthropic Messages API', () => {
   it('keeps caches apart per model and forgets entries after five minutes', () => {
     let time = 0;
     const cache = createSimulatedPromptCache(() => time);
-    const request = { system: [{ type: 'text', text: 'a long skill '.repeat(50), cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'q' }] };
+    const request = {
+      system: [{ type: 'text', text: 'a long skill '.repeat(50), cache_control: { type: 'ephemeral' } }],
+      messages: [{ role: 'user', content: 'q' }],
+    };
     expect(cache.account('sim-target', request).cacheReadInputTokens).toBe(0);
     expect(cache.account('sim-target', request).cacheReadInputTokens).toBeGreaterThan(0);
     expect(cache.account('sim-optimizer', request).cacheReadInputTokens).toBe(0);
@@ -114,7 +127,13 @@ describe('the simulator speaks the Anthropic Messages API', () => {
         const [eventLine, dataLine] = block.split('\n');
         const data = JSON.parse((dataLine ?? '').replace(/^data: /, '')) as Record<string, unknown>;
         expect(data.type).toBe((eventLine ?? '').replace(/^event: /, ''));
-        return data as { type: string; index?: number; delta?: { type?: string; text?: string; stop_reason?: string }; usage?: MessageBody['usage']; message?: MessageBody };
+        return data as {
+          type: string;
+          index?: number;
+          delta?: { type?: string; text?: string; stop_reason?: string };
+          usage?: MessageBody['usage'];
+          message?: MessageBody;
+        };
       });
     const types = events.map((event) => event.type).filter((type) => type !== 'ping');
     expect(types[0]).toBe('message_start');
@@ -132,13 +151,17 @@ describe('the simulator speaks the Anthropic Messages API', () => {
   });
 
   it('routes by model id: the optimizer id answers as the optimizer', async () => {
-    const body = (await (await post({ model: 'sim-optimizer', max_tokens: 512, messages: [{ role: 'user', content: 'Tell me a joke.' }] })).json()) as MessageBody;
+    const body = (await (
+      await post({ model: 'sim-optimizer', max_tokens: 512, messages: [{ role: 'user', content: 'Tell me a joke.' }] })
+    ).json()) as MessageBody;
     expect(body.model).toBe('sim-optimizer');
     expect(textOf(body)).toMatch(/simulated optimizer/);
   });
 
   it('round-trips tool_use and tool_result', async () => {
-    const tools = [{ name: 'search', description: 'web search', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
+    const tools = [
+      { name: 'search', description: 'web search', input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+    ];
     const first = (await (await post(rollout(GOOD_SKILL, item.question, { tools }))).json()) as MessageBody;
     expect(first.stop_reason).toBe('tool_use');
     const call = first.content.find((block) => block.type === 'tool_use');
@@ -147,7 +170,11 @@ describe('the simulator speaks the Anthropic Messages API', () => {
     const second = (await (
       await post({
         ...base,
-        messages: [...base.messages, { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: call?.id, content: 'results' }] }],
+        messages: [
+          ...base.messages,
+          { role: 'assistant', content: first.content },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: call?.id, content: 'results' }] },
+        ],
       })
     ).json()) as MessageBody;
     expect(second.stop_reason).toBe('end_turn');
@@ -155,7 +182,9 @@ describe('the simulator speaks the Anthropic Messages API', () => {
   });
 
   it('returns a thinking block, apart from the text, when thinking is enabled', async () => {
-    const body = (await (await post(rollout(GOOD_SKILL, item.question, { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } }))).json()) as MessageBody;
+    const body = (await (
+      await post(rollout(GOOD_SKILL, item.question, { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } }))
+    ).json()) as MessageBody;
     expect(body.content[0]).toMatchObject({ type: 'thinking' });
     expect(body.content[0]?.signature).toMatch(/^sim-signature-/);
     expect(hardScore(textOf(body), item.references)).toBe(1);

@@ -16,7 +16,9 @@ describe('the package entry', () => {
       success: true,
       data: { seed: 0, noise: 0.05, latency_ms: 0, harmful_rule_rate: 0.15, useless_rule_rate: 0.15, malformed_reply_rate: 0 },
     });
-    expect(manifest.configSchema.safeParse({ seed: 3, noise: 0, latency_ms: 5, harmful_rule_rate: 0, useless_rule_rate: 1, malformed_reply_rate: 0.1 }).success).toBe(true);
+    expect(
+      manifest.configSchema.safeParse({ seed: 3, noise: 0, latency_ms: 5, harmful_rule_rate: 0, useless_rule_rate: 1, malformed_reply_rate: 0.1 }).success,
+    ).toBe(true);
     expect(manifest.configSchema.safeParse({ latencyMs: 5 }).success).toBe(false);
     expect(manifest.configSchema.safeParse({ noise: 1.5 }).success).toBe(false);
     expect(manifest.configSchema.safeParse({ seed: 1.5 }).success).toBe(false);

@@ -4,7 +4,10 @@ import type { ChatModel, TaskItem } from '@skillopt/contract';
 export function extract(reply: string): string {
   const matches = [...reply.matchAll(/<answer>(.*?)<\/answer>/gis)];
   if (matches.length > 0) return (matches[matches.length - 1]?.[1] ?? '').trim();
-  const lines = reply.split('\n').map((line) => line.trim()).filter(Boolean);
+  const lines = reply
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? reply.trim();
 }
 
@@ -37,10 +40,32 @@ export function userPrompt(question: string): string {
 
 const NUMBER_NOUNS = ['moons', 'bridges', 'towers', 'islands', 'lakes', 'gates', 'temples', 'rivers', 'museums', 'stadiums'];
 const PLACES = ['Arvandia', 'Belmora', 'Corvath', 'Dunmere', 'Elstow', 'Farrow', 'Glenhaven', 'Harwick', 'Ilmarsh', 'Jorvale'];
-const DATES = ['July 20, 1969', 'March 3, 1875', 'October 12, 1492', 'June 6, 1944', 'April 15, 1912', 'November 9, 1989', 'May 29, 1953', 'August 6, 1945', 'December 17, 1903', 'January 1, 1901'];
+const DATES = [
+  'July 20, 1969',
+  'March 3, 1875',
+  'October 12, 1492',
+  'June 6, 1944',
+  'April 15, 1912',
+  'November 9, 1989',
+  'May 29, 1953',
+  'August 6, 1945',
+  'December 17, 1903',
+  'January 1, 1901',
+];
 const SURNAMES = ['Curie', 'Newton', 'Darwin', 'Tesla', 'Faraday', 'Pasteur', 'Kepler', 'Galilei', 'Mendel', 'Bohr'];
 const CITIES = ['Canberra', 'Ottawa', 'Wellington', 'Brasilia', 'Nairobi', 'Lima', 'Hanoi', 'Oslo', 'Dublin', 'Quito'];
-const MULTI = ['Pacific Ocean', 'Rocky Mountains', 'Lake Victoria', 'Sahara Desert', 'Amazon River', 'Indian Ocean', 'Gobi Desert', 'Lake Baikal', 'Andes Mountains', 'Red Sea'];
+const MULTI = [
+  'Pacific Ocean',
+  'Rocky Mountains',
+  'Lake Victoria',
+  'Sahara Desert',
+  'Amazon River',
+  'Indian Ocean',
+  'Gobi Desert',
+  'Lake Baikal',
+  'Andes Mountains',
+  'Red Sea',
+];
 const MEASURES: Array<[string, string]> = [
   ['How tall is the tower of', 'metres'],
   ['How long is the main river of', 'kilometres'],
@@ -54,14 +79,36 @@ export function syntheticItems(): TaskItem[] {
     const place = PLACES[index] as string;
     const typed = index % 2 === 0;
     const withType = (item: TaskItem, type: string): TaskItem => (typed ? { ...item, answer_type: type } : item);
-    items.push(withType({ id: `num-${index}`, taskType: 'qa', question: `How many ${NUMBER_NOUNS[index]} does ${place} have?`, references: [String(3 + index * 7)] }, 'number'));
-    items.push(withType({ id: `date-${index}`, taskType: 'qa', question: `On what date was the charter of ${place} signed?`, references: [DATES[index] as string] }, 'date'));
+    items.push(
+      withType(
+        { id: `num-${index}`, taskType: 'qa', question: `How many ${NUMBER_NOUNS[index]} does ${place} have?`, references: [String(3 + index * 7)] },
+        'number',
+      ),
+    );
+    items.push(
+      withType(
+        { id: `date-${index}`, taskType: 'qa', question: `On what date was the charter of ${place} signed?`, references: [DATES[index] as string] },
+        'date',
+      ),
+    );
     const [prefix] = MEASURES[index % 3] as [string, string];
     const question = prefix.startsWith('How much') ? `${prefix} ${place} weigh?` : `${prefix} ${place}?`;
     items.push(withType({ id: `qty-${index}`, taskType: 'qa', question, references: [String(120 + index * 37)] }, 'quantity'));
-    items.push(withType({ id: `person-${index}`, taskType: 'qa', question: `Which scientist founded the academy of ${place}?`, references: [SURNAMES[index] as string] }, 'person_surname'));
-    items.push(withType({ id: `name-${index}`, taskType: 'qa', question: `What is the sister city of ${place}?`, references: [CITIES[index] as string] }, 'name'));
-    items.push(withType({ id: `multi-${index}`, taskType: 'qa', question: `What landmark is nearest to ${place}?`, references: [MULTI[index] as string] }, 'multiword_name'));
+    items.push(
+      withType(
+        { id: `person-${index}`, taskType: 'qa', question: `Which scientist founded the academy of ${place}?`, references: [SURNAMES[index] as string] },
+        'person_surname',
+      ),
+    );
+    items.push(
+      withType({ id: `name-${index}`, taskType: 'qa', question: `What is the sister city of ${place}?`, references: [CITIES[index] as string] }, 'name'),
+    );
+    items.push(
+      withType(
+        { id: `multi-${index}`, taskType: 'qa', question: `What landmark is nearest to ${place}?`, references: [MULTI[index] as string] },
+        'multiword_name',
+      ),
+    );
   }
   return items;
 }

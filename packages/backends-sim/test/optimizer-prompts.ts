@@ -42,7 +42,10 @@ export function renderTrajectories(trajectories: readonly TestTrajectory[]): str
 export function renderEdits(edits: readonly TestEdit[]): string {
   return edits
     .map((edit, index) => {
-      const origin = edit.source === undefined ? '' : `, from ${edit.source === 'failure' ? 'failed' : edit.source === 'success' ? 'successful' : 'failed and successful'} trajectories`;
+      const origin =
+        edit.source === undefined
+          ? ''
+          : `, from ${edit.source === 'failure' ? 'failed' : edit.source === 'success' ? 'successful' : 'failed and successful'} trajectories`;
       const json = JSON.stringify({
         op: edit.op,
         ...(edit.target === undefined ? {} : { target: edit.target }),
@@ -211,14 +214,33 @@ Reply with one JSON object and nothing else; \`newSkill\` is the complete new do
 }
 
 function comparison(pairs: ReadonlyArray<{ previous: TestTrajectory; current: TestTrajectory }>): string {
-  const lines = [`Tasks compared: ${pairs.length}`, `- regressed: 0`, `- persistent-failure: ${pairs.length}`, `- improved: 0`, `- stable-success: 0`, '', `### Persistent failures: fail with both skills (${pairs.length})`];
+  const lines = [
+    `Tasks compared: ${pairs.length}`,
+    `- regressed: 0`,
+    `- persistent-failure: ${pairs.length}`,
+    `- improved: 0`,
+    `- stable-success: 0`,
+    '',
+    `### Persistent failures: fail with both skills (${pairs.length})`,
+  ];
   for (const pair of pairs) {
-    lines.push('', `#### Task ${pair.current.id}`, 'With the previous skill:', renderTrajectory(pair.previous, 1), 'With the current skill:', renderTrajectory(pair.current, 2));
+    lines.push(
+      '',
+      `#### Task ${pair.current.id}`,
+      'With the previous skill:',
+      renderTrajectory(pair.previous, 1),
+      'With the current skill:',
+      renderTrajectory(pair.current, 2),
+    );
   }
   return lines.join('\n');
 }
 
-export function slowUpdatePrompt(previousSkill: string, currentSkill: string, pairs: ReadonlyArray<{ previous: TestTrajectory; current: TestTrajectory }>): string {
+export function slowUpdatePrompt(
+  previousSkill: string,
+  currentSkill: string,
+  pairs: ReadonlyArray<{ previous: TestTrajectory; current: TestTrajectory }>,
+): string {
   return `You write the slow-update guidance of a skill document: a short block of direct instructions for the AI agent that reads the skill, distilled from how the skill changed over a whole training epoch.
 
 ## Previous epoch's skill
@@ -244,7 +266,11 @@ Reply with one JSON object and nothing else:
 {"reasoning": "<what the comparison shows>", "guidance": "<the new guidance, markdown>"}`;
 }
 
-export function metaSkillPrompt(previousSkill: string, currentSkill: string, pairs: ReadonlyArray<{ previous: TestTrajectory; current: TestTrajectory }>): string {
+export function metaSkillPrompt(
+  previousSkill: string,
+  currentSkill: string,
+  pairs: ReadonlyArray<{ previous: TestTrajectory; current: TestTrajectory }>,
+): string {
   return `You keep the optimizer's strategy notes: a memory, carried across training epochs, of which kinds of edits to a skill document helped the AI agent and which hurt.
 
 ## Previous epoch's final skill

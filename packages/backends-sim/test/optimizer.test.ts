@@ -1,6 +1,14 @@
 import { OPTIMIZER_PROMPTS, OPTIMIZER_PROMPT_STAGES, type ChatModel, type TaskItem } from '@skillopt/contract';
 import { PROMPT_TEMPLATES, renderStagePrompt, templatePlaceholders } from '@skillopt/optimizer';
-import { createAnswerKey, createSimulatedModel, detectPrompt, GOOD_RULE_PHRASINGS, readSkillRules, USELESS_RULE_PHRASINGS, type FailureClass } from '../src/index';
+import {
+  createAnswerKey,
+  createSimulatedModel,
+  detectPrompt,
+  GOOD_RULE_PHRASINGS,
+  readSkillRules,
+  USELESS_RULE_PHRASINGS,
+  type FailureClass,
+} from '../src/index';
 import { extract, GOOD_SKILL, hardScore, INITIAL_SKILL, syntheticItems, systemPrompt, userPrompt } from './helpers';
 import {
   appendixConsolidatePrompt,
@@ -22,7 +30,13 @@ const items = syntheticItems();
 const key = createAnswerKey(items);
 const target = createSimulatedModel({ role: 'target', seed: 7, answerKey: key });
 const optimizer = (options: { seed?: number; harmfulRuleRate?: number; uselessRuleRate?: number; malformedReplyRate?: number } = {}) =>
-  createSimulatedModel({ role: 'optimizer', seed: options.seed ?? 1, harmfulRuleRate: options.harmfulRuleRate ?? 0, uselessRuleRate: options.uselessRuleRate ?? 0, malformedReplyRate: options.malformedReplyRate ?? 0 });
+  createSimulatedModel({
+    role: 'optimizer',
+    seed: options.seed ?? 1,
+    harmfulRuleRate: options.harmfulRuleRate ?? 0,
+    uselessRuleRate: options.uselessRuleRate ?? 0,
+    malformedReplyRate: options.malformedReplyRate ?? 0,
+  });
 
 async function call(model: ChatModel, prompt: string, purpose = 'reflect'): Promise<string> {
   return (await model.generate({ messages: [{ role: 'user', content: prompt }], purpose, responseFormat: { type: 'json' } })).text;
@@ -32,7 +46,13 @@ async function call(model: ChatModel, prompt: string, purpose = 'reflect'): Prom
 async function rollout(skill: string, subset: readonly TaskItem[]): Promise<Array<TestTrajectory & { classes: FailureClass[] }>> {
   return Promise.all(
     subset.map(async (item) => {
-      const result = await target.generate({ messages: [{ role: 'system', content: systemPrompt(skill) }, { role: 'user', content: userPrompt(item.question as string) }], purpose: 'rollout' });
+      const result = await target.generate({
+        messages: [
+          { role: 'system', content: systemPrompt(skill) },
+          { role: 'user', content: userPrompt(item.question as string) },
+        ],
+        purpose: 'rollout',
+      });
       const references = item.references as string[];
       const prediction = extract(result.text);
       const hard = hardScore(result.text, references);
@@ -132,7 +152,8 @@ describe('the simulated optimizer', () => {
     const failed = (await rollout(INITIAL_SKILL, items)).filter((trajectory) => trajectory.hard === 0);
     const prompt = reflectFailurePrompt(INITIAL_SKILL, failed, 7);
     const wordings = new Set<string>();
-    for (const seed of [1, 2, 3, 4, 5]) for (const edit of parseReply(await call(optimizer({ seed }), prompt), reflectReply).edits) wordings.add(edit.content ?? '');
+    for (const seed of [1, 2, 3, 4, 5])
+      for (const edit of parseReply(await call(optimizer({ seed }), prompt), reflectReply).edits) wordings.add(edit.content ?? '');
     expect(wordings.size).toBeGreaterThan(10);
     expect(await call(optimizer({ seed: 2 }), prompt)).toBe(await call(optimizer({ seed: 2 }), prompt));
   });
@@ -143,7 +164,10 @@ describe('the simulated optimizer', () => {
     let useless = 0;
     const calls = 40;
     for (let seed = 0; seed < calls; seed += 1) {
-      const reply = parseReply(await call(optimizer({ seed, harmfulRuleRate: 0.3, uselessRuleRate: 0.3 }), reflectFailurePrompt(INITIAL_SKILL, failed, 8)), reflectReply);
+      const reply = parseReply(
+        await call(optimizer({ seed, harmfulRuleRate: 0.3, uselessRuleRate: 0.3 }), reflectFailurePrompt(INITIAL_SKILL, failed, 8)),
+        reflectReply,
+      );
       if (reply.edits.some((edit) => readSkillRules(edit.content ?? '').harms.size > 0)) harmful += 1;
       if (reply.edits.some((edit) => USELESS_RULE_PHRASINGS.some((phrasing) => (edit.content ?? '').includes(phrasing)))) useless += 1;
     }
@@ -155,7 +179,12 @@ describe('the simulated optimizer', () => {
 
   it('replaces a harmful rule of the skill when its failures show', async () => {
     const skill = `${GOOD_SKILL}- Always include the unit of measurement with numeric answers.\n`;
-    const failed = (await rollout(skill, items.filter((item) => String(item.id).startsWith('qty')))).filter((trajectory) => trajectory.hard === 0);
+    const failed = (
+      await rollout(
+        skill,
+        items.filter((item) => String(item.id).startsWith('qty')),
+      )
+    ).filter((trajectory) => trajectory.hard === 0);
     expect(failed.length).toBeGreaterThan(0);
     const reply = parseReply(await call(optimizer(), reflectFailurePrompt(skill, failed)), reflectReply);
     const replace = reply.edits.find((edit) => edit.op === 'replace');
@@ -232,7 +261,9 @@ describe('the simulated optimizer', () => {
   it('answers slow-update, meta-skill and appendix-consolidate with short valid replies', async () => {
     const previous = await rollout(INITIAL_SKILL, items.slice(0, 12));
     const current = await rollout(INITIAL_SKILL, items.slice(0, 12));
-    const pairs = previous.map((trajectory, index) => ({ previous: trajectory, current: current[index] as TestTrajectory })).filter((pair) => pair.current.hard === 0);
+    const pairs = previous
+      .map((trajectory, index) => ({ previous: trajectory, current: current[index] as TestTrajectory }))
+      .filter((pair) => pair.current.hard === 0);
     const slow = parseReply(await call(optimizer(), slowUpdatePrompt(INITIAL_SKILL, INITIAL_SKILL, pairs), 'slow-update'), slowUpdateReply);
     expect(readSkillRules(slow.guidance).fixes.size).toBeGreaterThan(0);
     const meta = parseReply(await call(optimizer(), metaSkillPrompt(INITIAL_SKILL, INITIAL_SKILL, pairs), 'meta-skill'), metaSkillReply);
@@ -241,7 +272,9 @@ describe('the simulated optimizer', () => {
     const consolidated = parseReply(await call(optimizer(), appendixConsolidatePrompt(notes), 'appendix-consolidate'), appendixReply(notes.length));
     expect(consolidated.notes.length).toBeLessThan(notes.length);
     const distinct = ['Close the answer tag.', 'Write numbers with digits.'];
-    expect(parseReply(await call(optimizer(), appendixConsolidatePrompt(distinct), 'appendix-consolidate'), appendixReply(distinct.length)).notes).toHaveLength(1);
+    expect(parseReply(await call(optimizer(), appendixConsolidatePrompt(distinct), 'appendix-consolidate'), appendixReply(distinct.length)).notes).toHaveLength(
+      1,
+    );
   });
 
   it('sends malformed replies at its rate, and always answers a re-ask properly', async () => {
@@ -249,12 +282,25 @@ describe('the simulated optimizer', () => {
     const prompt = reflectFailurePrompt(INITIAL_SKILL, failed);
     const model = optimizer({ malformedReplyRate: 1 });
     const first = await call(model, prompt);
-    expect(reflectReply.safeParse((() => { try { return JSON.parse(first) as unknown; } catch { return undefined; } })()).success).toBe(false);
+    expect(
+      reflectReply.safeParse(
+        (() => {
+          try {
+            return JSON.parse(first) as unknown;
+          } catch {
+            return undefined;
+          }
+        })(),
+      ).success,
+    ).toBe(false);
     const second = await model.generate({
       messages: [
         { role: 'user', content: prompt },
         { role: 'assistant', content: first },
-        { role: 'user', content: 'Your reply could not be used: no JSON value was found in the reply.\nReply again with only the JSON value the instructions ask for.' },
+        {
+          role: 'user',
+          content: 'Your reply could not be used: no JSON value was found in the reply.\nReply again with only the JSON value the instructions ask for.',
+        },
       ],
       purpose: 'reflect',
     });
@@ -280,7 +326,15 @@ describe('the simulated optimizer', () => {
       for (let start = 0; start < failed.length; start += 8) {
         const batch = failed.slice(start, start + 8);
         const reply = parseReply(await call(model, reflectFailurePrompt(skill, batch, 4)), reflectReply);
-        for (const edit of reply.edits) proposals.push({ op: edit.op, ...(edit.target ? { target: edit.target } : {}), ...(edit.content ? { content: edit.content } : {}), rationale: edit.rationale ?? '', support: batch.length, source: 'failure' });
+        for (const edit of reply.edits)
+          proposals.push({
+            op: edit.op,
+            ...(edit.target ? { target: edit.target } : {}),
+            ...(edit.content ? { content: edit.content } : {}),
+            rationale: edit.rationale ?? '',
+            support: batch.length,
+            source: 'failure',
+          });
       }
       if (proposals.length === 0) break;
       const merged = parseReply(await call(model, mergePrompt(skill, proposals), 'merge'), mergeReply(proposals.length)).edits.map((edit) => ({
@@ -289,12 +343,18 @@ describe('the simulated optimizer', () => {
         ...(edit.content ? { content: edit.content } : {}),
         support: edit.mergedFrom.reduce((total, number) => total + (proposals[number - 1]?.support ?? 0), 0),
       }));
-      const selected = merged.length <= 4 ? merged : parseReply(await call(model, rankPrompt(skill, merged, 4), 'rank'), rankReply(merged.length)).selected.map((number) => merged[number - 1] as TestEdit);
+      const selected =
+        merged.length <= 4
+          ? merged
+          : parseReply(await call(model, rankPrompt(skill, merged, 4), 'rank'), rankReply(merged.length)).selected.map(
+              (number) => merged[number - 1] as TestEdit,
+            );
       let candidate = skill.replace(/\s+$/, '');
       for (const edit of selected) {
         if (edit.op === 'replace' && edit.target && candidate.includes(edit.target)) candidate = candidate.replace(edit.target, edit.content ?? '');
         else if (edit.op === 'delete' && edit.target) candidate = candidate.replace(edit.target, '');
-        else if (edit.op === 'insert_after' && edit.target && candidate.includes(edit.target)) candidate = candidate.replace(edit.target, `${edit.target}\n${edit.content}`);
+        else if (edit.op === 'insert_after' && edit.target && candidate.includes(edit.target))
+          candidate = candidate.replace(edit.target, `${edit.target}\n${edit.content}`);
         else if (edit.content) candidate = `${candidate}\n${edit.content}`;
       }
       candidate = `${candidate}\n`;

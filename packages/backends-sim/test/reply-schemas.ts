@@ -5,7 +5,10 @@ import { z } from 'zod';
  * aggregation,selection,learning-rate-decision,skill-update,slow-update,meta-skill,
  * reflection-appendix}.ts), written from their documented JSON, not imported.
  */
-const op = z.preprocess((value) => (typeof value === 'string' ? (value.trim().toLowerCase() === 'add' ? 'append' : value.trim().toLowerCase()) : value), z.enum(['append', 'insert_after', 'replace', 'delete']));
+const op = z.preprocess(
+  (value) => (typeof value === 'string' ? (value.trim().toLowerCase() === 'add' ? 'append' : value.trim().toLowerCase()) : value),
+  z.enum(['append', 'insert_after', 'replace', 'delete']),
+);
 const optionalText = z.string().nullish();
 const editShape = { op, target: optionalText, content: optionalText, rationale: optionalText };
 function checkEdit(edit: { op: string; target?: string | null; content?: string | null }, context: z.RefinementCtx): void {
@@ -33,10 +36,19 @@ export const lrReply = z.object({ reasoning: z.string().nullish(), learningRate:
 export const rewriteReply = z.object({
   reasoning: z.string().nullish(),
   changeSummary: z.array(z.string()).nullish(),
-  newSkill: z.string().refine((text) => text.trim() !== '').refine(noMarkers),
+  newSkill: z
+    .string()
+    .refine((text) => text.trim() !== '')
+    .refine(noMarkers),
 });
 
-export const slowUpdateReply = z.object({ reasoning: z.string().nullish(), guidance: z.string().refine((text) => text.trim() !== '').refine(noMarkers) });
+export const slowUpdateReply = z.object({
+  reasoning: z.string().nullish(),
+  guidance: z
+    .string()
+    .refine((text) => text.trim() !== '')
+    .refine(noMarkers),
+});
 
 export const metaSkillReply = z.object({ reasoning: z.string().nullish(), metaSkill: z.string().refine((text) => text.trim() !== '') });
 

@@ -1,11 +1,4 @@
-import {
-  FAILURE_CLASSES,
-  GOOD_RULE_PHRASINGS,
-  HARMFUL_RULE_PHRASINGS,
-  USELESS_RULE_PHRASINGS,
-  readSkillRules,
-  type HarmKind,
-} from '../src/index';
+import { FAILURE_CLASSES, GOOD_RULE_PHRASINGS, HARMFUL_RULE_PHRASINGS, USELESS_RULE_PHRASINGS, readSkillRules, type HarmKind } from '../src/index';
 import { GOOD_SKILL, INITIAL_SKILL } from './helpers';
 
 describe('reading rules from a skill', () => {

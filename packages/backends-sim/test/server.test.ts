@@ -12,7 +12,11 @@ afterAll(async () => {
 });
 
 const post = (body: unknown, path = '/chat/completions') =>
-  fetch(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const item = items[10] as { question: string; references: string[] };
 const chat = {
@@ -82,7 +86,14 @@ describe('the OpenAI-compatible simulator server', () => {
       .filter((block) => block.startsWith('data: '))
       .map((block) => block.slice('data: '.length));
     expect(events[events.length - 1]).toBe('[DONE]');
-    const chunks = events.slice(0, -1).map((data) => JSON.parse(data) as { object: string; choices: Array<{ delta: { content?: string; role?: string }; finish_reason: string | null }>; usage?: { total_tokens: number } | null });
+    const chunks = events.slice(0, -1).map(
+      (data) =>
+        JSON.parse(data) as {
+          object: string;
+          choices: Array<{ delta: { content?: string; role?: string }; finish_reason: string | null }>;
+          usage?: { total_tokens: number } | null;
+        },
+    );
     expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
     const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
@@ -98,8 +109,15 @@ describe('the OpenAI-compatible simulator server', () => {
   });
 
   it('maps tool calls and tool results both ways', async () => {
-    const tools = [{ type: 'function', function: { name: 'search', description: 'web search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } }];
-    const first = (await (await post({ ...chat, tools })).json()) as { choices: Array<{ message: { tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> }; finish_reason: string }> };
+    const tools = [
+      {
+        type: 'function',
+        function: { name: 'search', description: 'web search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+      },
+    ];
+    const first = (await (await post({ ...chat, tools })).json()) as {
+      choices: Array<{ message: { tool_calls?: Array<{ id: string; type: string; function: { name: string; arguments: string } }> }; finish_reason: string }>;
+    };
     expect(first.choices[0]?.finish_reason).toBe('tool_calls');
     const call = first.choices[0]?.message.tool_calls?.[0];
     expect(call?.function.name).toBe('search');
@@ -120,7 +138,13 @@ describe('the OpenAI-compatible simulator server', () => {
       model: 'sim-target',
       messages: [
         { role: 'system', content: systemPrompt(GOOD_SKILL) },
-        { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } }, { type: 'text', text: userPrompt(item.question) }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+            { type: 'text', text: userPrompt(item.question) },
+          ],
+        },
       ],
     });
     const body = (await response.json()) as { choices: Array<{ message: { content: string } }> };
@@ -128,7 +152,9 @@ describe('the OpenAI-compatible simulator server', () => {
   });
 
   it('routes the optimizer model id to the optimizer role', async () => {
-    const body = (await (await post({ model: 'sim-optimizer', messages: [{ role: 'user', content: 'Tell me a joke.' }] })).json()) as { choices: Array<{ message: { content: string } }> };
+    const body = (await (await post({ model: 'sim-optimizer', messages: [{ role: 'user', content: 'Tell me a joke.' }] })).json()) as {
+      choices: Array<{ message: { content: string } }>;
+    };
     expect(body.choices[0]?.message.content).toMatch(/simulated optimizer/);
   });
 

@@ -12,7 +12,25 @@ const byId = (id: string): TaskItem => items.find((item) => item.id === id) as T
 function itemsWith(failureClass: FailureClass, seed = 7): TaskItem[] {
   return items.filter((item) => {
     const entry = key.lookup(item.question as string);
-    return decideTargetBehaviour({ seed, noise: 0, tendencyRates: { verbosity: 0.35, 'missing-tag': 0.15, 'malformed-tag': 0.12, 'number-words': 0.6, 'date-format': 0.6, 'unit-appended': 0.65, 'full-name': 0.65 } }, key, entry, item.question as string, INITIAL_SKILL).active.includes(failureClass);
+    return decideTargetBehaviour(
+      {
+        seed,
+        noise: 0,
+        tendencyRates: {
+          verbosity: 0.35,
+          'missing-tag': 0.15,
+          'malformed-tag': 0.12,
+          'number-words': 0.6,
+          'date-format': 0.6,
+          'unit-appended': 0.65,
+          'full-name': 0.65,
+        },
+      },
+      key,
+      entry,
+      item.question as string,
+      INITIAL_SKILL,
+    ).active.includes(failureClass);
   });
 }
 
@@ -38,7 +56,20 @@ describe('the simulated target', () => {
 
   it('infers answer shapes from the gold when answer_type is absent', () => {
     const shapes = new Map(key.entries.map((entry) => [entry.id, entry.shape]));
-    for (const item of items) expect(shapes.get(item.id)).toBe(String(item.id).startsWith('num') ? 'number' : String(item.id).startsWith('date') ? 'date' : String(item.id).startsWith('qty') ? 'quantity' : String(item.id).startsWith('person') ? 'person_surname' : String(item.id).startsWith('name') ? 'name' : 'multiword_name');
+    for (const item of items)
+      expect(shapes.get(item.id)).toBe(
+        String(item.id).startsWith('num')
+          ? 'number'
+          : String(item.id).startsWith('date')
+            ? 'date'
+            : String(item.id).startsWith('qty')
+              ? 'quantity'
+              : String(item.id).startsWith('person')
+                ? 'person_surname'
+                : String(item.id).startsWith('name')
+                  ? 'name'
+                  : 'multiword_name',
+      );
   });
 
   const classCases: Array<{ failureClass: FailureClass; check: (reply: string, item: TaskItem) => void; rules: string[] }> = [
@@ -69,7 +100,10 @@ describe('the simulated target', () => {
     },
     {
       failureClass: 'number-words',
-      check: (reply) => expect(extract(reply)).toMatch(/\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy)/),
+      check: (reply) =>
+        expect(extract(reply)).toMatch(
+          /\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy)/,
+        ),
       rules: ['Write numbers with digits.', 'Never spell out numbers.', 'Give counts as numerals, not words.'],
     },
     {
@@ -103,7 +137,25 @@ describe('the simulated target', () => {
         expect(readSkillRules(skill).fixes.has(failureClass)).toBe(true);
         for (const item of affected) {
           const entry = key.lookup(item.question as string);
-          const decision = decideTargetBehaviour({ seed: 7, noise: 0, tendencyRates: { verbosity: 0.35, 'missing-tag': 0.15, 'malformed-tag': 0.12, 'number-words': 0.6, 'date-format': 0.6, 'unit-appended': 0.65, 'full-name': 0.65 } }, key, entry, item.question as string, skill);
+          const decision = decideTargetBehaviour(
+            {
+              seed: 7,
+              noise: 0,
+              tendencyRates: {
+                verbosity: 0.35,
+                'missing-tag': 0.15,
+                'malformed-tag': 0.12,
+                'number-words': 0.6,
+                'date-format': 0.6,
+                'unit-appended': 0.65,
+                'full-name': 0.65,
+              },
+            },
+            key,
+            entry,
+            item.question as string,
+            skill,
+          );
           expect(decision.active).not.toContain(failureClass);
         }
       }
@@ -176,9 +228,16 @@ describe('the simulated target', () => {
   });
 
   it('noise flips answers at about the configured rate (count-based, seeded)', async () => {
-    const many: TaskItem[] = Array.from({ length: 400 }, (_, index) => ({ id: `n-${index}`, taskType: 'qa', question: `What is the codename of project ${index} in region ${index * 13}?`, references: [`Codename${index}`] }));
+    const many: TaskItem[] = Array.from({ length: 400 }, (_, index) => ({
+      id: `n-${index}`,
+      taskType: 'qa',
+      question: `What is the codename of project ${index} in region ${index * 13}?`,
+      references: [`Codename${index}`],
+    }));
     const model = createSimulatedModel({ role: 'target', seed: 3, noise: 0.2, answerKey: createAnswerKey(many) });
-    const wrong = (await Promise.all(many.map(async (item) => hardScore(await ask(model, GOOD_SKILL, item.question as string), item.references as string[])))).filter((score) => score === 0).length;
+    const wrong = (
+      await Promise.all(many.map(async (item) => hardScore(await ask(model, GOOD_SKILL, item.question as string), item.references as string[])))
+    ).filter((score) => score === 0).length;
     expect(wrong).toBeGreaterThanOrEqual(56);
     expect(wrong).toBeLessThanOrEqual(104);
     const noiseless = createSimulatedModel({ role: 'target', seed: 3, noise: 0, answerKey: createAnswerKey(many) });
@@ -201,9 +260,18 @@ describe('the simulated target', () => {
 
   it('in a tool loop calls a tool first, then answers once results arrive', async () => {
     const item = byId('name-3');
-    const tools = [{ name: 'search', description: 'web search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } }];
+    const tools = [
+      { name: 'search', description: 'web search', inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } },
+    ];
     const model = target();
-    const first = await model.generate({ messages: [{ role: 'system', content: systemPrompt(GOOD_SKILL) }, { role: 'user', content: userPrompt(item.question as string) }], tools, purpose: 'rollout' });
+    const first = await model.generate({
+      messages: [
+        { role: 'system', content: systemPrompt(GOOD_SKILL) },
+        { role: 'user', content: userPrompt(item.question as string) },
+      ],
+      tools,
+      purpose: 'rollout',
+    });
     expect(first.finishReason).toBe('tool-calls');
     expect(first.toolCalls).toHaveLength(1);
     const call = first.toolCalls?.[0];
@@ -228,11 +296,23 @@ describe('the simulated target', () => {
     const withImage = await target().generate({
       messages: [
         { role: 'system', content: systemPrompt(GOOD_SKILL) },
-        { role: 'user', content: [{ type: 'image', image: 'data:image/png;base64,iVBORw0KGgo=' }, { type: 'text', text: userPrompt(item.question as string) }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'image', image: 'data:image/png;base64,iVBORw0KGgo=' },
+            { type: 'text', text: userPrompt(item.question as string) },
+          ],
+        },
       ],
       purpose: 'rollout',
     });
-    const without = await target().generate({ messages: [{ role: 'system', content: systemPrompt(GOOD_SKILL) }, { role: 'user', content: userPrompt(item.question as string) }], purpose: 'rollout' });
+    const without = await target().generate({
+      messages: [
+        { role: 'system', content: systemPrompt(GOOD_SKILL) },
+        { role: 'user', content: userPrompt(item.question as string) },
+      ],
+      purpose: 'rollout',
+    });
     expect(withImage.text).toBe(without.text);
   });
 
@@ -262,7 +342,11 @@ describe('the simulated target', () => {
   });
 
   it('cuts a reply at maxOutputTokens and says so', async () => {
-    const result = await target().generate({ messages: [{ role: 'user', content: userPrompt(byId('num-1').question as string) }], purpose: 'rollout', maxOutputTokens: 3 });
+    const result = await target().generate({
+      messages: [{ role: 'user', content: userPrompt(byId('num-1').question as string) }],
+      purpose: 'rollout',
+      maxOutputTokens: 3,
+    });
     expect(result.finishReason).toBe('length');
     expect(result.text.length).toBeLessThanOrEqual(12);
   });

@@ -22,8 +22,7 @@ export const editSchema = z
     source: z.enum(['failure', 'success', 'mixed']).optional(),
   })
   .superRefine((edit, context) => {
-    if (edit.op !== 'append' && !edit.target)
-      context.addIssue({ code: 'custom', path: ['target'], message: `an ${edit.op} edit needs a target` });
+    if (edit.op !== 'append' && !edit.target) context.addIssue({ code: 'custom', path: ['target'], message: `an ${edit.op} edit needs a target` });
     if (edit.op !== 'delete' && edit.content === undefined)
       context.addIssue({ code: 'custom', path: ['content'], message: `an ${edit.op} edit needs content` });
   });

@@ -149,4 +149,3 @@ export function providerErrorAfterAttempts(error: ProviderError, attempts: numbe
     cause: error,
   });
 }
-

@@ -11,10 +11,5 @@ export function supportedImplementationFields(value: unknown, contractInterface:
 export function isModelImplementation(value: unknown, contractInterface: 'chat-model' | 'agent-runner'): boolean {
   const fields = supportedImplementationFields(value, contractInterface);
   const entryMethod = contractInterface === 'chat-model' ? 'generate' : 'run';
-  return (
-    fields !== undefined &&
-    typeof fields.provider === 'string' &&
-    typeof fields.modelId === 'string' &&
-    typeof fields[entryMethod] === 'function'
-  );
+  return fields !== undefined && typeof fields.provider === 'string' && typeof fields.modelId === 'string' && typeof fields[entryMethod] === 'function';
 }

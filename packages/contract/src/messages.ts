@@ -61,12 +61,7 @@ export const toolMessageSchema = z.strictObject({
 });
 export type ToolMessage = z.infer<typeof toolMessageSchema>;
 
-export const messageSchema = z.discriminatedUnion('role', [
-  systemMessageSchema,
-  userMessageSchema,
-  assistantMessageSchema,
-  toolMessageSchema,
-]);
+export const messageSchema = z.discriminatedUnion('role', [systemMessageSchema, userMessageSchema, assistantMessageSchema, toolMessageSchema]);
 export type Message = z.infer<typeof messageSchema>;
 
 /** The plain text of a message: its text parts joined, other parts left out. */

@@ -21,11 +21,13 @@ export function readRequest<Request>(schema: z.ZodType, input: unknown, reader: 
   }
   if (problems.length > 0) return { ok: false, problems };
   const request = withoutFields(input, unknownFields) as Request;
-  const warnings = unknownFields.map((path): CallWarning => ({
-    type: 'unknown-field',
-    field: path.join('.'),
-    message: `the request field \`${path.join('.')}\` is not part of the contract this ${reader} was built against; it was ignored`,
-  }));
+  const warnings = unknownFields.map(
+    (path): CallWarning => ({
+      type: 'unknown-field',
+      field: path.join('.'),
+      message: `the request field \`${path.join('.')}\` is not part of the contract this ${reader} was built against; it was ignored`,
+    }),
+  );
   return { ok: true, request, warnings };
 }
 

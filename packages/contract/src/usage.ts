@@ -25,10 +25,8 @@ export function addUsage(...usages: readonly Usage[]): Usage {
   for (const usage of usages) {
     total.inputTokens += usage.inputTokens;
     total.outputTokens += usage.outputTokens;
-    if (usage.cachedInputTokens !== undefined)
-      total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
-    if (usage.reasoningTokens !== undefined)
-      total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
+    if (usage.cachedInputTokens !== undefined) total.cachedInputTokens = (total.cachedInputTokens ?? 0) + usage.cachedInputTokens;
+    if (usage.reasoningTokens !== undefined) total.reasoningTokens = (total.reasoningTokens ?? 0) + usage.reasoningTokens;
     if (usage.estimated) total.estimated = true;
   }
   return total;

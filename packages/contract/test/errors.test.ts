@@ -15,7 +15,14 @@ describe('SkillOptError', () => {
       cause,
     });
     expect(error).toBeInstanceOf(Error);
-    expect(error).toMatchObject({ name: 'ProviderError', code: 'provider-rate-limited', category: 'provider', retryable: true, status: 429, retryAfterMs: 2000 });
+    expect(error).toMatchObject({
+      name: 'ProviderError',
+      code: 'provider-rate-limited',
+      category: 'provider',
+      retryable: true,
+      status: 429,
+      retryAfterMs: 2000,
+    });
     expect(error.cause).toBe(cause);
     expect(JSON.parse(JSON.stringify(error))).toEqual({
       name: 'ProviderError',

@@ -51,9 +51,7 @@ describe('package entries', () => {
     expect(describeEnvironmentPackageProblem(undefined)).toBe('it exports nothing');
     expect(describeEnvironmentPackageProblem(backendPackage)).toMatch(/not an env manifest/);
     expect(describeBackendPackageProblem({ manifest: backendPackage.manifest })).toBe('it does not export a `createBackend` function');
-    expect(
-      describeBackendPackageProblem({ ...backendPackage, manifest: { ...backendPackage.manifest, configSchema: {} } }),
-    ).toMatch(/manifest/);
+    expect(describeBackendPackageProblem({ ...backendPackage, manifest: { ...backendPackage.manifest, configSchema: {} } })).toMatch(/manifest/);
   });
 
   it('names the contract version a package was written for when it is not supported', () => {

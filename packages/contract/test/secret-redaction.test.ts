@@ -23,7 +23,25 @@ describe('secret redaction', () => {
   ])('cuts the secret out of %s', (text) => {
     const redacted = redactSecretText(text);
     expect(redacted).toContain(REDACTED);
-    for (const secret of ['ABCDEFGHIJ1234567890', 'qwerty', 'super-secret-value', 'abc123def456ghi', 'IOSFODNN7EXAMPLE', 'AbCdEf0123456789', 'SflKxwRJ89', 'leaked-key-123', 'hunter2', 'abc123==', 'KLMNOP', 'abc.def.ghi', 'quoted value here', 's3cret', 'abcdef123456', '1234567890-abcdef', 'SyA1234567890'])
+    for (const secret of [
+      'ABCDEFGHIJ1234567890',
+      'qwerty',
+      'super-secret-value',
+      'abc123def456ghi',
+      'IOSFODNN7EXAMPLE',
+      'AbCdEf0123456789',
+      'SflKxwRJ89',
+      'leaked-key-123',
+      'hunter2',
+      'abc123==',
+      'KLMNOP',
+      'abc.def.ghi',
+      'quoted value here',
+      's3cret',
+      'abcdef123456',
+      '1234567890-abcdef',
+      'SyA1234567890',
+    ])
       expect(redacted).not.toContain(secret);
   });
 
@@ -32,7 +50,7 @@ describe('secret redaction', () => {
     expect(redactSecretText(`key:\n${pem}\ndone`)).toBe(`key:\n${REDACTED}\ndone`);
   });
 
-  it('follows the harvesters\' vectors: the word stays, the value goes', () => {
+  it("follows the harvesters' vectors: the word stays, the value goes", () => {
     expect(redactSecretText('run deploy with sk-1234567890abcdef and token local-secret')).toBe(`run deploy with ${REDACTED} and token ${REDACTED}`);
     expect(redactSecretText('token=local-secret')).toBe(`token=${REDACTED}`);
     expect(redactSecretText('password: assistant-secret.')).toBe(`password: ${REDACTED}`);
@@ -65,7 +83,20 @@ describe('secret redaction', () => {
   });
 
   it('knows secret key names in every spelling, and that PWD is a directory', () => {
-    for (const key of ['api_key', 'apiKey', 'x-api-key', 'OPENAI_API_KEY', 'access_token', 'refreshToken', 'client_secret', 'password', 'Authorization', 'AccountKey', 'sig', 'pwd'])
+    for (const key of [
+      'api_key',
+      'apiKey',
+      'x-api-key',
+      'OPENAI_API_KEY',
+      'access_token',
+      'refreshToken',
+      'client_secret',
+      'password',
+      'Authorization',
+      'AccountKey',
+      'sig',
+      'pwd',
+    ])
       expect(isSecretKey(key)).toBe(true);
     for (const key of ['PWD', 'max_tokens', 'tokens', 'model', 'keyword', 'monkey']) expect(isSecretKey(key)).toBe(false);
   });

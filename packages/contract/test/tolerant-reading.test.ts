@@ -17,7 +17,18 @@ const position = { epoch: 1, step: 1, globalStep: 1 };
 
 /** One event of every type this release knows, as a producer writes them. */
 const everyEvent: RunEvent[] = [
-  { type: 'run-started', ...base, runDirectory: '/runs/a', environmentId: 'searchqa', targetModel: 'sim/t', optimizerModel: 'sim/o', splitSizes: { train: 2, val: 2, test: 2 }, epochs: 1, stepsPerEpoch: 1, resumed: false },
+  {
+    type: 'run-started',
+    ...base,
+    runDirectory: '/runs/a',
+    environmentId: 'searchqa',
+    targetModel: 'sim/t',
+    optimizerModel: 'sim/o',
+    splitSizes: { train: 2, val: 2, test: 2 },
+    epochs: 1,
+    stepsPerEpoch: 1,
+    resumed: false,
+  },
   { type: 'epoch-started', ...base, epoch: 1 },
   { type: 'step-started', ...base, ...position, itemIds: ['a'], learningRate: 2 },
   { type: 'item-rolled-out', ...base, phase: 'train', skillHash: hash, itemId: 'a', sampleIndex: 0, hard: 1, soft: 1, cached: false, completed: 1, total: 1 },
@@ -28,8 +39,16 @@ const everyEvent: RunEvent[] = [
   { type: 'step-finished', ...base, ...position, accepted: true, bestScore: 0.5, excludedItems: 0 },
   { type: 'epoch-finished', ...base, epoch: 1, bestScore: 0.5 },
   {
-    type: 'usage-recorded', ...base, role: 'target', purpose: 'rollout', provider: 'sim', modelId: 'sim-target',
-    usage: { inputTokens: 3, outputTokens: 2 }, costUsd: null, cacheHit: false, latencyMs: 1,
+    type: 'usage-recorded',
+    ...base,
+    role: 'target',
+    purpose: 'rollout',
+    provider: 'sim',
+    modelId: 'sim-target',
+    usage: { inputTokens: 3, outputTokens: 2 },
+    costUsd: null,
+    cacheHit: false,
+    latencyMs: 1,
     warnings: [{ type: 'unknown-field', field: 'seed', message: 'ignored' }],
   },
   { type: 'run-stopped', ...base, reason: 'aborted', message: 'Ctrl-C', resumeCommand: 'skillopt train --resume /runs/a' },

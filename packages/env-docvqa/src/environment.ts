@@ -1,15 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
-import {
-  ERROR_CODES,
-  SkillOptError,
-  type Environment,
-  type RolloutContext,
-  type RolloutResult,
-  type TaskItem,
-  type TrajectoryTurn,
-} from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
 import { parseDocVqaConfig, type DocVqaConfig, type DocVqaConfigInput } from './config.js';
 import { DOCVQA_HARD_THRESHOLD, scoreDocVqaReply, type DocVqaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
@@ -139,7 +131,10 @@ export function createDocVqaEnvironment(input: DocVqaConfigInput | DocVqaConfig 
     initialSkill: async () => DOCVQA_INITIAL_SKILL,
     async loadSplit(split) {
       const items = await splits.load(split);
-      await assertPageImagesExist(items, `the ${split} split under ${config.split_mode === 'split_dir' ? path.resolve(config.split_dir) : path.resolve(config.data_path)}`);
+      await assertPageImagesExist(
+        items,
+        `the ${split} split under ${config.split_mode === 'split_dir' ? path.resolve(config.split_dir) : path.resolve(config.data_path)}`,
+      );
       return items;
     },
     rollout: (item, context) => rolloutDocVqaItem(config, item, context),

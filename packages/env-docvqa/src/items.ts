@@ -88,7 +88,11 @@ export function createDocVqaItemMapper(imageRoot: string): z.ZodType<DocVqaTaskI
     }
     const imagePath = typeof raw.image_path === 'string' && raw.image_path.trim() !== '' ? raw.image_path.trim() : documentPath;
     if (imagePath === undefined) {
-      context.addIssue({ code: 'custom', path: ['image_path'], message: 'the item names no page image (image_path, or a document_path: suffix on the question)' });
+      context.addIssue({
+        code: 'custom',
+        path: ['image_path'],
+        message: 'the item names no page image (image_path, or a document_path: suffix on the question)',
+      });
       return z.NEVER;
     }
     const item: DocVqaTaskItem = {

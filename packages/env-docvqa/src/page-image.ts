@@ -43,10 +43,10 @@ export async function readPageImage(file: string, itemId: string, signal?: Abort
   }
   const mediaType = sniffImageMediaType(bytes);
   if (mediaType === undefined) {
-    throw createDataInvalidError(
-      `docvqa item ${itemId}: the page image ${file} is ${bytes.length === 0 ? 'empty' : 'not a PNG, JPEG, GIF or WebP file'}`,
-      { id: itemId, imagePath: file },
-    );
+    throw createDataInvalidError(`docvqa item ${itemId}: the page image ${file} is ${bytes.length === 0 ? 'empty' : 'not a PNG, JPEG, GIF or WebP file'}`, {
+      id: itemId,
+      imagePath: file,
+    });
   }
   return { file, mediaType, byteLength: bytes.length, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
 }

@@ -46,7 +46,16 @@ describe('the item format', () => {
     const { dir, cleanup } = await temporaryDirectory();
     try {
       await writeJson(path.join(dir, 'train.json'), [
-        { questionId: 49153, question: 'What is the date? document_path: pages/p1.png', ground_truth: "['1/8/93', '1/8/93']", category: 'form', docId: 14465, ucsf_document_id: 'txpp0227', ucsf_document_page_no: '10', source_split: 'validation' },
+        {
+          questionId: 49153,
+          question: 'What is the date? document_path: pages/p1.png',
+          ground_truth: "['1/8/93', '1/8/93']",
+          category: 'form',
+          docId: 14465,
+          ucsf_document_id: 'txpp0227',
+          ucsf_document_page_no: '10',
+          source_split: 'validation',
+        },
         { id: 'b', question: 'Who signed?', answer: '["J. Smith", "John Smith"]', image_path: 'pages/p2.png' },
         { id: 'c', question: 'Which code?', answers: [{ text: 'X-1' }, { text: 'X1' }], image_path: 'pages/p3.png' },
       ]);

@@ -13,7 +13,13 @@ import {
   type ScoredRollout,
   type Target,
 } from '@skillopt/contract';
-import { createFilelessRolloutContextForTests, createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
+import {
+  createFilelessRolloutContextForTests,
+  createRetryableProviderErrorForTests,
+  createScriptedAgentRunner,
+  createScriptedChatModel,
+  createStallingTarget,
+} from '@skillopt/env-kit';
 import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, sniffImageMediaType, type DocVqaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR, TINY_JPEG_HEAD, temporaryDirectory, writeImage } from './helpers';
 
@@ -29,7 +35,9 @@ function scored(result: RolloutResult): ScoredRollout {
 }
 
 function imagePartsOf(request: GenerateRequest): ImagePart[] {
-  return request.messages.flatMap((message) => (message.role === 'user' && Array.isArray(message.content) ? message.content.filter((part): part is ImagePart => part.type === 'image') : []));
+  return request.messages.flatMap((message) =>
+    message.role === 'user' && Array.isArray(message.content) ? message.content.filter((part): part is ImagePart => part.type === 'image') : [],
+  );
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -45,7 +53,11 @@ const environment = createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
 
 describe('rollout', () => {
   it('makes exactly one rollout call per item: the skill, the question as text and the page as a base64 PNG data URL', async () => {
-    const items = [...(await environment.loadSplit('train')), ...(await environment.loadSplit('val')), ...(await environment.loadSplit('test'))] as DocVqaTaskItem[];
+    const items = [
+      ...(await environment.loadSplit('train')),
+      ...(await environment.loadSplit('val')),
+      ...(await environment.loadSplit('test')),
+    ] as DocVqaTaskItem[];
     for (const item of items) {
       const model = createScriptedChatModel({ reply: ['<answer>something</answer>'] });
       await environment.rollout(item, contextFor({ kind: 'chat', model }));
@@ -90,7 +102,14 @@ describe('rollout', () => {
     const model = createScriptedChatModel({ reply: [reply] });
     const result = scored(await environment.rollout(item, contextFor({ kind: 'chat', model })));
     expect(rolloutResultSchema.safeParse(result).success).toBe(true);
-    expect(result).toMatchObject({ id: 'fixture-train-03', taskType: 'docvqa', hard: 1, soft: 1, prediction: 'margaret  hollis', reference: 'Margaret Hollis | M. Hollis' });
+    expect(result).toMatchObject({
+      id: 'fixture-train-03',
+      taskType: 'docvqa',
+      hard: 1,
+      soft: 1,
+      prediction: 'margaret  hollis',
+      reference: 'Margaret Hollis | M. Hollis',
+    });
     expect(result.usage?.outputTokens).toBeGreaterThan(0);
     expect(result.details).toMatchObject({ anls: 1, answerSource: 'tag', turns: 1, finishReason: 'stop', image: 'fixture-train-03.png', topic: 'handwritten' });
     const turns = result.trajectory!.turns;
@@ -149,7 +168,9 @@ describe('rollout', () => {
       await writeImage(path.join(dir, 'empty.png'), Buffer.alloc(0));
       await expect(environment.rollout(itemFor(path.join(dir, 'empty.png')), contextFor({ kind: 'chat', model }))).rejects.toThrow(/is empty/);
       await writeImage(path.join(dir, 'page.tif'), Buffer.from('II*\0 not a supported format'));
-      await expect(environment.rollout(itemFor(path.join(dir, 'page.tif')), contextFor({ kind: 'chat', model }))).rejects.toThrow(/not a PNG, JPEG, GIF or WebP file/);
+      await expect(environment.rollout(itemFor(path.join(dir, 'page.tif')), contextFor({ kind: 'chat', model }))).rejects.toThrow(
+        /not a PNG, JPEG, GIF or WebP file/,
+      );
       await expect(environment.rollout(itemFor(dir), contextFor({ kind: 'chat', model }))).rejects.toThrow(/is a directory/);
       expect(model.calls).toHaveLength(0);
     } finally {

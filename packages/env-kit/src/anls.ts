@@ -17,11 +17,7 @@ function normaliseForAnls(text: string): string {
  * `d = distance / longer length` (code points), or 0 when `d >= threshold`. Both blank gives 1,
  * exactly one blank gives 0.
  */
-export function normalisedLevenshteinSimilarity(
-  prediction: string,
-  reference: string,
-  options: AnlsOptions = {},
-): number {
+export function normalisedLevenshteinSimilarity(prediction: string, reference: string, options: AnlsOptions = {}): number {
   const threshold = options.threshold ?? ANLS_THRESHOLD;
   const left = normaliseForAnls(prediction);
   const right = normaliseForAnls(reference);

@@ -12,12 +12,7 @@ const WHITESPACE_RUN = /\s+/gu;
  * "a", "an" and "the", collapse whitespace. `"The  Quick, brown fox!"` becomes `"quick brown fox"`.
  */
 export function normaliseAnswer(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(ASCII_PUNCTUATION, '')
-    .replace(ARTICLES, ' ')
-    .replace(WHITESPACE_RUN, ' ')
-    .trim();
+  return text.toLowerCase().replace(ASCII_PUNCTUATION, '').replace(ARTICLES, ' ').replace(WHITESPACE_RUN, ' ').trim();
 }
 
 /** The tokens of the normalised answer (empty for an answer that normalises to nothing). */

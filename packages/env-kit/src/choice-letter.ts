@@ -38,15 +38,18 @@ function looksLikeWord(letter: string, rest: string): boolean {
 
 /** The whole reply is just a label: "B", "b", "B.", "(B)", "(b)", "[B]", "B)", "B:", "**B**". */
 function labelOnly(text: string): string | undefined {
-  const match = /^[([]?\s*([A-Za-z])\s*[)\]]?\s*[.:,]?$/.exec(withoutMarkdownMarks(text).trim().replace(/^["']|["']$/g, ''));
+  const match = /^[([]?\s*([A-Za-z])\s*[)\]]?\s*[.:,]?$/.exec(
+    withoutMarkdownMarks(text)
+      .trim()
+      .replace(/^["']|["']$/g, ''),
+  );
   return match?.[1]?.toUpperCase();
 }
 
 /** The reply is one choice's text (case, spacing and a trailing period aside, then SQuAD-normalised). */
 function choiceByText(text: string, entries: ReadonlyArray<{ label: string; text: string }>): string | undefined {
   const loose = (value: string): string => value.trim().replace(/\s+/g, ' ').replace(/\.$/, '').toLowerCase();
-  const unique = (matches: ReadonlyArray<{ label: string }>): string | undefined =>
-    matches.length === 1 ? matches[0]?.label : undefined;
+  const unique = (matches: ReadonlyArray<{ label: string }>): string | undefined => (matches.length === 1 ? matches[0]?.label : undefined);
   const target = loose(text);
   const byLooseText = unique(entries.filter((entry) => loose(entry.text) === target));
   if (byLooseText !== undefined) return byLooseText;
@@ -63,10 +66,7 @@ function choiceByText(text: string, entries: ReadonlyArray<{ label: string; text
 function labelAfterAnswerPhrase(text: string, labels: ReadonlySet<string>): string | undefined {
   const cleaned = withoutMarkdownMarks(text);
   const lastLabelAfter = (keyword: string): string | undefined => {
-    const phrase = new RegExp(
-      `\\b(?:${keyword})\\b\\s*(?:is\\s*)?[:=-]?\\s*(?:option\\s+|choice\\s+)?[([]?([A-Za-z])(?![A-Za-z0-9])([)\\]]?)`,
-      'gi',
-    );
+    const phrase = new RegExp(`\\b(?:${keyword})\\b\\s*(?:is\\s*)?[:=-]?\\s*(?:option\\s+|choice\\s+)?[([]?([A-Za-z])(?![A-Za-z0-9])([)\\]]?)`, 'gi');
     let found: string | undefined;
     for (const match of cleaned.matchAll(phrase)) {
       const letter = match[1] ?? '';
@@ -108,19 +108,17 @@ export function extractChoiceLetter(text: string, choices: Choices): string | nu
   const reply = text.trim();
   if (reply === '') return null;
 
-  const candidates = [
-    () => labelOnly(reply),
-    () => choiceByText(reply, entries),
-    () => labelAfterAnswerPhrase(reply, labels),
-    () => leadingLabel(reply),
-  ];
+  const candidates = [() => labelOnly(reply), () => choiceByText(reply, entries), () => labelAfterAnswerPhrase(reply, labels), () => leadingLabel(reply)];
   const lastLine = reply
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line !== '')
     .at(-1);
   if (lastLine !== undefined && lastLine !== reply) {
-    candidates.push(() => labelOnly(lastLine), () => choiceByText(lastLine, entries));
+    candidates.push(
+      () => labelOnly(lastLine),
+      () => choiceByText(lastLine, entries),
+    );
   }
   for (const candidate of candidates) {
     const label = candidate();

@@ -4,11 +4,7 @@
  * `node:assert`, so they run under Jest, Vitest, Mocha or `node:test` alike.
  */
 import { SPLIT_NAMES, type Environment } from '@skillopt/contract';
-import {
-  ENVIRONMENT_CONFORMANCE_CHECKS,
-  type ConformanceCheckOptions,
-  type NamedConformanceCheck,
-} from './environment-conformance-checks.js';
+import { ENVIRONMENT_CONFORMANCE_CHECKS, type ConformanceCheckOptions, type NamedConformanceCheck } from './environment-conformance-checks.js';
 
 export * from './environment-conformance-checks.js';
 export * from './test-double-chat-model.js';
@@ -89,10 +85,7 @@ export async function runEnvironmentConformance(options: EnvironmentConformanceO
  *
  * `runner` defaults to the global `describe` and `it` of Jest or Vitest.
  */
-export function describeEnvironmentConformance(
-  options: EnvironmentConformanceOptions,
-  runner: ConformanceTestRunner = globalTestRunner(),
-): void {
+export function describeEnvironmentConformance(options: EnvironmentConformanceOptions, runner: ConformanceTestRunner = globalTestRunner()): void {
   const splits = options.splits ?? SPLIT_NAMES;
   const timeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
   runner.describe(`${options.name} conforms to the SkillOpt Environment contract (splits: ${splits.join(', ')})`, () => {

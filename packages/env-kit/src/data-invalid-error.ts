@@ -12,9 +12,7 @@ export interface ItemSource {
 
 /** `items.jsonl line 4 (index 3)` or `items.json index 3`: the shortest text that locates an item. */
 export function describeItemSource(source: ItemSource): string {
-  return source.line === undefined
-    ? `${source.file} index ${source.index}`
-    : `${source.file} line ${source.line} (index ${source.index})`;
+  return source.line === undefined ? `${source.file} index ${source.index}` : `${source.file} line ${source.line} (index ${source.index})`;
 }
 
 /**

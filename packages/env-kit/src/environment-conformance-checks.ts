@@ -20,12 +20,7 @@ import {
 } from '@skillopt/contract';
 import { formatZodIssues } from '@skillopt/runtime-kit';
 import { createRolloutWorkDirectory } from './rollout-work-directory.js';
-import {
-  createFailingTarget,
-  createReferenceAnsweringTarget,
-  createRetryableProviderErrorForTests,
-  createStallingTarget,
-} from './test-double-targets.js';
+import { createFailingTarget, createReferenceAnsweringTarget, createRetryableProviderErrorForTests, createStallingTarget } from './test-double-targets.js';
 
 /** What the checks need besides the environment; every field has a default. */
 export interface ConformanceCheckOptions {
@@ -138,11 +133,7 @@ function assertValidResult(result: unknown, item: TaskItem, situation: string): 
     assert.fail(`item "${item.id}" ${situation}: the result is not a valid RolloutResult: ${formatZodIssues(parsed.error)}`);
   }
   assert.equal(parsed.data.id, item.id, `item "${item.id}" ${situation}: the result's id must be the item's id`);
-  assert.equal(
-    parsed.data.taskType,
-    item.taskType,
-    `item "${item.id}" ${situation}: the result's taskType must be the item's taskType`,
-  );
+  assert.equal(parsed.data.taskType, item.taskType, `item "${item.id}" ${situation}: the result's taskType must be the item's taskType`);
   return parsed.data;
 }
 
@@ -156,10 +147,7 @@ function settle<T>(promise: Promise<T>): Promise<Settlement<T>> {
 }
 
 /** Waits for `settlement`, giving up after `graceMs` so a hanging rollout fails the check instead of the run. */
-async function settleWithin<T>(
-  settlement: Promise<Settlement<T>>,
-  graceMs: number,
-): Promise<Settlement<T> | { kind: 'timed-out' }> {
+async function settleWithin<T>(settlement: Promise<Settlement<T>>, graceMs: number): Promise<Settlement<T> | { kind: 'timed-out' }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<{ kind: 'timed-out' }>((resolve) => {
     timer = setTimeout(() => resolve({ kind: 'timed-out' }), graceMs);
@@ -225,10 +213,7 @@ export const checkEnvironmentShape: ConformanceCheck = async (environment, optio
   }
   assert.equal(new Set(environment.taskTypes).size, environment.taskTypes.length, 'taskTypes must not repeat a type');
   for (const hook of ['setup', 'teardown']) {
-    assert.ok(
-      candidate[hook] === undefined || typeof candidate[hook] === 'function',
-      `${hook} must be a function when present, got ${typeof candidate[hook]}`,
-    );
+    assert.ok(candidate[hook] === undefined || typeof candidate[hook] === 'function', `${hook} must be a function when present, got ${typeof candidate[hook]}`);
   }
   const skill: unknown = await environment.initialSkill();
   assert.equal(typeof skill, 'string', `initialSkill() must resolve to a string, got ${typeof skill}`);
@@ -295,10 +280,7 @@ export const checkRolloutResultsAreValid: ConformanceCheck = async (environment,
       assert.fail(`item "${item.id}": rollout with a working target rejected: ${describeError(error)}`);
     }
     const valid = assertValidResult(result, item, 'with a working target');
-    assert.ok(
-      valid.status === 'scored',
-      `item "${item.id}": rollout with a working target returned ${describeResult(valid)}; expected a 'scored' result`,
-    );
+    assert.ok(valid.status === 'scored', `item "${item.id}": rollout with a working target returned ${describeResult(valid)}; expected a 'scored' result`);
   }
 };
 
@@ -325,10 +307,7 @@ export const checkProviderErrorsAreNotScores: ConformanceCheck = async (environm
   }
   const result = assertValidResult(outcome.value, item, 'when the target failed');
   if (result.status === 'scored') {
-    const detail =
-      failing.callCount() === 0
-        ? 'without calling the target at all'
-        : `after the target threw a retryable ProviderError (${providerError.code})`;
+    const detail = failing.callCount() === 0 ? 'without calling the target at all' : `after the target threw a retryable ProviderError (${providerError.code})`;
     assert.fail(
       `item "${item.id}": the rollout returned a scored result (hard ${result.hard}, soft ${result.soft}) ${detail}; a provider failure must be rethrown or returned as status 'errored', never scored`,
     );
@@ -350,10 +329,7 @@ export const checkAbortedSignalIsHonoured: ConformanceCheck = async (environment
     settle(rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill, signal: controller.signal })),
     graceMs,
   );
-  assert.ok(
-    outcome.kind !== 'timed-out',
-    `item "${item.id}": with an already-aborted signal the rollout had not settled after ${graceMs} ms`,
-  );
+  assert.ok(outcome.kind !== 'timed-out', `item "${item.id}": with an already-aborted signal the rollout had not settled after ${graceMs} ms`);
   if (outcome.kind === 'resolved') {
     const result = assertValidResult(outcome.value, item, 'with an already-aborted signal');
     assert.ok(
@@ -375,18 +351,11 @@ export const checkAbortDuringRolloutIsHonoured: ConformanceCheck = async (enviro
   const controller = new AbortController();
   const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   try {
-    const outcome = settle(
-      rolloutInFreshWorkDirectory(environment, { item, target: stalling.target, skill: plan.skill, signal: controller.signal }),
-    );
+    const outcome = settle(rolloutInFreshWorkDirectory(environment, { item, target: stalling.target, skill: plan.skill, signal: controller.signal }));
     const first = await Promise.race([stalling.called.then(() => 'called' as const), outcome]);
     if (first !== 'called') {
-      const how =
-        first.kind === 'rejected'
-          ? `rejected with ${describeError(first.error)}`
-          : `resolved to ${JSON.stringify(first.value).slice(0, 200)}`;
-      assert.fail(
-        `item "${item.id}": the rollout ${how} before calling the target, so an abort during the call cannot be checked`,
-      );
+      const how = first.kind === 'rejected' ? `rejected with ${describeError(first.error)}` : `resolved to ${JSON.stringify(first.value).slice(0, 200)}`;
+      assert.fail(`item "${item.id}": the rollout ${how} before calling the target, so an abort during the call cannot be checked`);
     }
     controller.abort(createAbortReason());
     const settled = await settleWithin(outcome, graceMs);
@@ -421,13 +390,10 @@ export const checkConcurrentRolloutsMatchSequential: ConformanceCheck = async (e
   const plan = await planRollouts(environment, options);
   // With a single item, two concurrent samples of it still exercise overlapping rollouts.
   const items = plan.items.length > 1 ? plan.items : [plan.items[0] as TaskItem, plan.items[0] as TaskItem];
-  const run = (item: TaskItem): Promise<RolloutResult> =>
-    rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill });
+  const run = (item: TaskItem): Promise<RolloutResult> => rolloutInFreshWorkDirectory(environment, { item, target: plan.target, skill: plan.skill });
   const sequential: RolloutResult[] = [];
   for (const item of items) sequential.push(assertValidResult(await run(item), item, 'run sequentially'));
-  const concurrent = await Promise.all(
-    items.map(async (item) => assertValidResult(await run(item), item, 'run concurrently')),
-  );
+  const concurrent = await Promise.all(items.map(async (item) => assertValidResult(await run(item), item, 'run concurrently')));
   items.forEach((item, index) => {
     const alone = sequential[index] as RolloutResult;
     const together = concurrent[index] as RolloutResult;

@@ -7,7 +7,5 @@ import { isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';
 export function exactMatch(prediction: string, references: readonly string[]): 0 | 1 {
   if (isBlankAnswer(prediction)) return references.some(isBlankAnswer) ? 1 : 0;
   const normalisedPrediction = normaliseAnswer(prediction);
-  return references.some((reference) => !isBlankAnswer(reference) && normaliseAnswer(reference) === normalisedPrediction)
-    ? 1
-    : 0;
+  return references.some((reference) => !isBlankAnswer(reference) && normaliseAnswer(reference) === normalisedPrediction) ? 1 : 0;
 }

@@ -21,10 +21,7 @@ const CURRENCY = '[$€£¥]';
 const BODY = '(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d*)?|\\.\\d+';
 const EXPONENT = '(?:[eE][+\\-]?\\d+)?';
 
-const WHOLE_NUMBER = new RegExp(
-  `^(${SIGN})?\\s*(?:${CURRENCY})?\\s*(${SIGN})?\\s*(${BODY})(${EXPONENT})\\s*(%)?$`,
-  'u',
-);
+const WHOLE_NUMBER = new RegExp(`^(${SIGN})?\\s*(?:${CURRENCY})?\\s*(${SIGN})?\\s*(${BODY})(${EXPONENT})\\s*(%)?$`, 'u');
 // Inside free text a number must not continue a word or another number ("v2", "1.2.3").
 const NUMBER_IN_TEXT = new RegExp(
   `(?<![\\p{L}\\p{N}_.,])(${SIGN})?(?:${CURRENCY})?(${SIGN})?((?:\\d{1,3}(?:,\\d{3})+(?!\\d)|\\d+)(?:\\.\\d+)?|\\.\\d+)(${EXPONENT})(\\s*%)?`,

@@ -30,10 +30,7 @@ function decimalPlaces(weight: number): number {
  * A zero weight is allowed and gives an empty split.
  */
 export function parseSplitRatio(ratio: SplitRatio): [number, number, number] {
-  const parts =
-    typeof ratio === 'string'
-      ? ratio.split(':').map((part) => (part.trim() === '' ? Number.NaN : Number(part.trim())))
-      : [...ratio];
+  const parts = typeof ratio === 'string' ? ratio.split(':').map((part) => (part.trim() === '' ? Number.NaN : Number(part.trim()))) : [...ratio];
   if (parts.length !== SPLIT_NAMES.length) {
     throw ratioError(`a split ratio has three weights (train:val:test), got ${JSON.stringify(ratio)}`, ratio);
   }
@@ -42,10 +39,7 @@ export function parseSplitRatio(ratio: SplitRatio): [number, number, number] {
       throw ratioError(`split ratio weights are finite numbers >= 0, got ${JSON.stringify(ratio)}`, ratio);
     }
     if (decimalPlaces(weight) > MAXIMUM_DECIMAL_PLACES) {
-      throw ratioError(
-        `split ratio weights take at most ${MAXIMUM_DECIMAL_PLACES} decimal places, got ${JSON.stringify(ratio)}`,
-        ratio,
-      );
+      throw ratioError(`split ratio weights take at most ${MAXIMUM_DECIMAL_PLACES} decimal places, got ${JSON.stringify(ratio)}`, ratio);
     }
   }
   if (parts.every((weight) => weight === 0)) throw ratioError(`split ratio weights cannot all be 0`, ratio);

@@ -56,11 +56,7 @@ export async function readJsonLinesFile(file: string): Promise<RawItem[]> {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      throw createDataInvalidError(
-        `${file} line ${lineNumber} is not valid JSON: ${(error as Error).message}`,
-        { file, line: lineNumber },
-        error,
-      );
+      throw createDataInvalidError(`${file} line ${lineNumber} is not valid JSON: ${(error as Error).message}`, { file, line: lineNumber }, error);
     }
     items.push({ value, source: { file, index: items.length, line: lineNumber } });
   }
@@ -72,8 +68,5 @@ export async function readRawItemsFile(file: string): Promise<RawItem[]> {
   const extension = path.extname(file).toLowerCase();
   if ((JSON_ARRAY_EXTENSIONS as readonly string[]).includes(extension)) return readJsonArrayFile(file);
   if ((JSON_LINES_EXTENSIONS as readonly string[]).includes(extension)) return readJsonLinesFile(file);
-  throw createDataInvalidError(
-    `${file}: unsupported split file type "${extension}"; use .json (an array) or .jsonl (one item per line)`,
-    { file },
-  );
+  throw createDataInvalidError(`${file}: unsupported split file type "${extension}"; use .json (an array) or .jsonl (one item per line)`, { file });
 }

@@ -16,7 +16,5 @@ export function createReferenceAnswerKey(items: readonly TaskItem[]): (promptTex
     .filter((item) => typeof item.question === 'string' && item.question.trim() !== '')
     .sort((left, right) => (right.question ?? '').length - (left.question ?? '').length);
   const byId = [...items].sort((left, right) => right.id.length - left.id.length);
-  return (promptText) =>
-    byQuestion.find((item) => promptText.includes((item.question ?? '').trim())) ??
-    byId.find((item) => promptText.includes(item.id));
+  return (promptText) => byQuestion.find((item) => promptText.includes((item.question ?? '').trim())) ?? byId.find((item) => promptText.includes(item.id));
 }

@@ -19,12 +19,7 @@ import { loadItemsFile, type TaskItemMapper } from './task-item-mapping.js';
  * of loading the wrong file.
  */
 export function splitFileCandidates(root: string, split: SplitName): string[] {
-  return [
-    path.join(root, split, 'items.json'),
-    path.join(root, split, 'items.jsonl'),
-    path.join(root, `${split}.json`),
-    path.join(root, `${split}.jsonl`),
-  ];
+  return [path.join(root, split, 'items.json'), path.join(root, split, 'items.jsonl'), path.join(root, `${split}.json`), path.join(root, `${split}.jsonl`)];
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -59,11 +54,7 @@ export async function resolveSplitFile(root: string, split: SplitName): Promise<
 }
 
 /** Loads one split from a split root, mapping each raw item through `mapper`. */
-export async function loadSplitItems<Item extends TaskItem>(
-  root: string,
-  split: SplitName,
-  mapper: TaskItemMapper<Item>,
-): Promise<Item[]> {
+export async function loadSplitItems<Item extends TaskItem>(root: string, split: SplitName, mapper: TaskItemMapper<Item>): Promise<Item[]> {
   return loadItemsFile(await resolveSplitFile(root, split), mapper);
 }
 
@@ -71,10 +62,7 @@ export async function loadSplitItems<Item extends TaskItem>(
  * Loads train, val and test from one split root. An id that appears in two splits is rejected: it
  * would leak a training item into selection or test, and ids key per-item artifacts across a run.
  */
-export async function loadSplitDirectory<Item extends TaskItem>(
-  root: string,
-  mapper: TaskItemMapper<Item>,
-): Promise<Record<SplitName, Item[]>> {
+export async function loadSplitDirectory<Item extends TaskItem>(root: string, mapper: TaskItemMapper<Item>): Promise<Record<SplitName, Item[]>> {
   const splits = {} as Record<SplitName, Item[]>;
   const splitById = new Map<string, SplitName>();
   for (const split of SPLIT_NAMES) {

@@ -7,12 +7,7 @@ import { withDeadline } from '@skillopt/runtime-kit';
  * a timeout is an infrastructure failure for the trainer to retry, never an answer scored 0.
  * Any other error of the model propagates unchanged.
  */
-export function generateWithin(
-  model: ChatModel,
-  request: Omit<GenerateRequest, 'signal'>,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<GenerateResult> {
+export function generateWithin(model: ChatModel, request: Omit<GenerateRequest, 'signal'>, signal: AbortSignal, timeoutMs: number): Promise<GenerateResult> {
   return withDeadline((callSignal) => model.generate({ ...request, signal: callSignal }), {
     signal,
     ...(timeoutMs > 0 ? { timeoutMs } : {}),

@@ -9,9 +9,7 @@ import { readRawItemsFile, type RawItem } from './raw-items-file.js';
  * with a `.transform` that renames the benchmark's fields to `id`, `taskType`, `question`,
  * `references`) or a function; a function signals a bad item by throwing.
  */
-export type TaskItemMapper<Item extends TaskItem = TaskItem> =
-  | z.ZodType<Item>
-  | ((value: unknown, source: ItemSource) => Item);
+export type TaskItemMapper<Item extends TaskItem = TaskItem> = z.ZodType<Item> | ((value: unknown, source: ItemSource) => Item);
 
 function applyMapper<Item extends TaskItem>(mapper: TaskItemMapper<Item>, raw: RawItem): Item {
   const where = describeItemSource(raw.source);
@@ -50,10 +48,11 @@ export function mapRawItems<Item extends TaskItem>(rawItems: readonly RawItem[],
     }
     const firstSource = firstSourceById.get(item.id);
     if (firstSource !== undefined) {
-      throw createDataInvalidError(
-        `${describeItemSource(raw.source)}: duplicate id "${item.id}" (first seen at ${describeItemSource(firstSource)})`,
-        { ...raw.source, id: item.id, firstSource },
-      );
+      throw createDataInvalidError(`${describeItemSource(raw.source)}: duplicate id "${item.id}" (first seen at ${describeItemSource(firstSource)})`, {
+        ...raw.source,
+        id: item.id,
+        firstSource,
+      });
     }
     firstSourceById.set(item.id, raw.source);
     items.push(item);

@@ -1,9 +1,4 @@
-import type {
-  AgentRunner,
-  AgentRunRequest,
-  AgentRunResult,
-  TaskItem,
-} from '@skillopt/contract';
+import type { AgentRunner, AgentRunRequest, AgentRunResult, TaskItem } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags } from './reference-answer-key.js';
 import type { ReferenceAnsweringOptions } from './test-double-chat-model.js';
@@ -11,10 +6,7 @@ import type { ReferenceAnsweringOptions } from './test-double-chat-model.js';
 /** What a scripted run may return: the final text, or a whole run result. */
 export type ScriptedAgentReply = string | AgentRunResult;
 
-export type ScriptedAgentReplyFunction = (
-  request: AgentRunRequest,
-  callIndex: number,
-) => ScriptedAgentReply | Promise<ScriptedAgentReply>;
+export type ScriptedAgentReplyFunction = (request: AgentRunRequest, callIndex: number) => ScriptedAgentReply | Promise<ScriptedAgentReply>;
 
 export interface ScriptedAgentRunnerOptions {
   /** A function of the request and the 0-based run number (it may throw), or replies in run order. */
@@ -65,7 +57,10 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
       if (request.signal?.aborted) throw request.signal.reason;
       const callIndex = calls.length;
       calls.push(request);
-      const reply = await abortable(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
+      const reply = await abortable(
+        Promise.resolve().then(() => replyFor(request, callIndex)),
+        request.signal,
+      );
       return toAgentRunResult(reply, request);
     },
   };
@@ -75,10 +70,7 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
  * TEST DOUBLE. An AgentRunner that knows every answer: it finds the item its prompt is about and
  * answers with the item's first reference (see `createReferenceAnsweringChatModel`).
  */
-export function createReferenceAnsweringAgentRunner(
-  items: readonly TaskItem[],
-  options: ReferenceAnsweringOptions = {},
-): ScriptedAgentRunner {
+export function createReferenceAnsweringAgentRunner(items: readonly TaskItem[], options: ReferenceAnsweringOptions = {}): ScriptedAgentRunner {
   const findItem = createReferenceAnswerKey(items);
   const formatAnswer = options.formatAnswer ?? formatAnswerInTags;
   const unknownReply = options.unknownReply ?? 'I do not know.';

@@ -1,20 +1,11 @@
-import {
-  messageText,
-  type ChatModel,
-  type GenerateRequest,
-  type GenerateResult,
-  type TaskItem,
-} from '@skillopt/contract';
+import { messageText, type ChatModel, type GenerateRequest, type GenerateResult, type TaskItem } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags, type AnswerFormatter } from './reference-answer-key.js';
 
 /** What a scripted reply may be: the reply text, or a whole result (for usage, tool calls, finish reasons). */
 export type ScriptedChatReply = string | GenerateResult;
 
-export type ScriptedChatReplyFunction = (
-  request: GenerateRequest,
-  callIndex: number,
-) => ScriptedChatReply | Promise<ScriptedChatReply>;
+export type ScriptedChatReplyFunction = (request: GenerateRequest, callIndex: number) => ScriptedChatReply | Promise<ScriptedChatReply>;
 
 export interface ScriptedChatModelOptions {
   /**
@@ -74,7 +65,10 @@ export function createScriptedChatModel(options: ScriptedChatModelOptions): Scri
       if (request.signal?.aborted) throw request.signal.reason;
       const callIndex = calls.length;
       calls.push(request);
-      const reply = await abortable(Promise.resolve().then(() => replyFor(request, callIndex)), request.signal);
+      const reply = await abortable(
+        Promise.resolve().then(() => replyFor(request, callIndex)),
+        request.signal,
+      );
       return toGenerateResult(reply, request);
     },
   };
@@ -92,10 +86,7 @@ export interface ReferenceAnsweringOptions {
  * prompt is about (by its question, else its id; see `createReferenceAnswerKey`) and replies with
  * the item's first reference, formatted by `formatAnswer`.
  */
-export function createReferenceAnsweringChatModel(
-  items: readonly TaskItem[],
-  options: ReferenceAnsweringOptions = {},
-): ScriptedChatModel {
+export function createReferenceAnsweringChatModel(items: readonly TaskItem[], options: ReferenceAnsweringOptions = {}): ScriptedChatModel {
   const findItem = createReferenceAnswerKey(items);
   const formatAnswer = options.formatAnswer ?? formatAnswerInTags;
   const unknownReply = options.unknownReply ?? 'I do not know.';

@@ -1,17 +1,6 @@
-import {
-  ERROR_CODES,
-  ProviderError,
-  SkillOptError,
-  type TargetKind,
-  type Target,
-  type TaskItem,
-} from '@skillopt/contract';
+import { ERROR_CODES, ProviderError, SkillOptError, type TargetKind, type Target, type TaskItem } from '@skillopt/contract';
 import { createReferenceAnsweringAgentRunner, createScriptedAgentRunner } from './test-double-agent-runner.js';
-import {
-  createReferenceAnsweringChatModel,
-  createScriptedChatModel,
-  type ReferenceAnsweringOptions,
-} from './test-double-chat-model.js';
+import { createReferenceAnsweringChatModel, createScriptedChatModel, type ReferenceAnsweringOptions } from './test-double-chat-model.js';
 
 /**
  * TEST DOUBLE. The failure a real provider reports after its own retries gave up on a 503: a
@@ -29,11 +18,7 @@ export function createRetryableProviderErrorForTests(): ProviderError {
 }
 
 /** TEST DOUBLE. A target of `kind` that knows every item's answer (see `createReferenceAnsweringChatModel`). */
-export function createReferenceAnsweringTarget(
-  kind: TargetKind,
-  items: readonly TaskItem[],
-  options: ReferenceAnsweringOptions = {},
-): Target {
+export function createReferenceAnsweringTarget(kind: TargetKind, items: readonly TaskItem[], options: ReferenceAnsweringOptions = {}): Target {
   return kind === 'chat'
     ? { kind, model: createReferenceAnsweringChatModel(items, options) }
     : { kind, runner: createReferenceAnsweringAgentRunner(items, options) };

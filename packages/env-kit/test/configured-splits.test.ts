@@ -19,12 +19,19 @@ describe('the shared split settings', () => {
 
   function writePool(count: number): string {
     const pool = path.join(directory, 'pool.jsonl');
-    writeFileSync(pool, Array.from({ length: count }, (_, index) => JSON.stringify({ id: `q${index}`, question: `question ${index}`, answer: `a${index}` })).join('\n'));
+    writeFileSync(
+      pool,
+      Array.from({ length: count }, (_, index) => JSON.stringify({ id: `q${index}`, question: `question ${index}`, answer: `a${index}` })).join('\n'),
+    );
     return pool;
   }
 
   it('cuts a ratio pool deterministically, applies limit, and writes the split when asked', async () => {
-    const settings = parseEnvironmentConfig(configSchema, { split_mode: 'ratio', data_path: writePool(20), split_ratio: '2:1:1', split_output_dir: path.join(directory, 'out'), limit: 3 }, 'demo');
+    const settings = parseEnvironmentConfig(
+      configSchema,
+      { split_mode: 'ratio', data_path: writePool(20), split_ratio: '2:1:1', split_output_dir: path.join(directory, 'out'), limit: 3 },
+      'demo',
+    );
     const first = createSplitSource(settings, itemMapper);
     const second = createSplitSource(settings, itemMapper);
     const train = await first.load('train');

@@ -62,10 +62,7 @@ describe('the conformance suite catches broken envs', () => {
 
   it('an env that ignores an already-aborted signal', async () => {
     const environment = createQaEnvironment({ ignoreSignal: true });
-    await expectCheckToFail(
-      checkAbortedSignalIsHonoured(environment),
-      /with an already-aborted signal the rollout returned status 'scored'/,
-    );
+    await expectCheckToFail(checkAbortedSignalIsHonoured(environment), /with an already-aborted signal the rollout returned status 'scored'/);
   });
 
   it('an env that does not pass its signal on to the target', async () => {
@@ -78,10 +75,7 @@ describe('the conformance suite catches broken envs', () => {
 
   it('an env whose rollouts share state', async () => {
     const environment = createQaEnvironment({ shareStateBetweenRollouts: true });
-    await expectCheckToFail(
-      checkConcurrentRolloutsMatchSequential(environment),
-      /run concurrently with other items it gave \{"hard":0,.*run alone \{"hard":1/,
-    );
+    await expectCheckToFail(checkConcurrentRolloutsMatchSequential(environment), /run concurrently with other items it gave \{"hard":0,.*run alone \{"hard":1/);
   });
 
   it('an env that loads different items each time', async () => {

@@ -127,10 +127,7 @@ describe('mapConcurrent', () => {
 
   it('handles empty input, Infinity and indexes', async () => {
     await expect(mapConcurrent([], 2, async () => 1)).resolves.toEqual([]);
-    await expect(mapConcurrent(['x', 'y'], Number.POSITIVE_INFINITY, async (item, index) => `${item}${index}`)).resolves.toEqual([
-      'x0',
-      'y1',
-    ]);
+    await expect(mapConcurrent(['x', 'y'], Number.POSITIVE_INFINITY, async (item, index) => `${item}${index}`)).resolves.toEqual(['x0', 'y1']);
   });
 
   it.each([0, -1, 1.5, Number.NaN])('rejects the limit %d', async (limit) => {
@@ -149,4 +146,3 @@ describe('mapConcurrent', () => {
     expect(limits).toEqual([0, 0, 0]);
   });
 });
-

@@ -1,10 +1,4 @@
-import {
-  extractLastNumericAnswer,
-  numbersClose,
-  numericAnswersMatch,
-  numericMatch,
-  parseNumericAnswer,
-} from '../src/index';
+import { extractLastNumericAnswer, numbersClose, numericAnswersMatch, numericMatch, parseNumericAnswer } from '../src/index';
 
 describe('parseNumericAnswer', () => {
   it.each([

@@ -3,15 +3,7 @@
 // conformance suite must catch.
 import path from 'node:path';
 import { z } from 'zod';
-import {
-  ERROR_CODES,
-  SkillOptError,
-  type Environment,
-  type RolloutContext,
-  type RolloutResult,
-  type SplitName,
-  type TaskItem,
-} from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type SplitName, type TaskItem } from '@skillopt/contract';
 import { exactMatch, extractTaggedAnswer, loadSplitItems, tokenF1 } from '../src/index';
 
 export const QA_SPLIT_ROOT = path.join(__dirname, 'fixtures', 'qa-split');

@@ -1,19 +1,11 @@
 import { SkillOptError } from '@skillopt/contract';
-import {
-  countsByLargestRemainder,
-  createSeededRandom,
-  parseSplitRatio,
-  seededShuffle,
-  splitByRatio,
-} from '../src/index';
+import { countsByLargestRemainder, createSeededRandom, parseSplitRatio, seededShuffle, splitByRatio } from '../src/index';
 
 describe('createSeededRandom (mulberry32)', () => {
   it('produces the published mulberry32 sequence for seed 42', () => {
     const random = createSeededRandom(42);
     // Cross-checked with an independent Python implementation; mulberry32(42) first float is 0.6011037519201636.
-    expect([1, 2, 3, 4, 5].map(() => random.nextUint32())).toEqual([
-      2581720956, 1925393290, 3661312704, 2876485805, 750819978,
-    ]);
+    expect([1, 2, 3, 4, 5].map(() => random.nextUint32())).toEqual([2581720956, 1925393290, 3661312704, 2876485805, 750819978]);
     expect(createSeededRandom(42).nextFloat()).toBe(0.6011037519201636);
   });
 
@@ -104,20 +96,17 @@ describe('parseSplitRatio', () => {
     expect(parseSplitRatio([2, 1, 7])).toEqual([2, 1, 7]);
   });
 
-  it.each([['2:1'], ['2:1:7:1'], ['2::7'], ['a:1:1'], ['-1:1:1'], ['0:0:0'], ['0.1234567:1:1']])(
-    'rejects %j as a user config error',
-    (ratio) => {
-      let error: unknown;
-      try {
-        parseSplitRatio(ratio);
-      } catch (caught) {
-        error = caught;
-      }
-      expect(SkillOptError.isInstance(error)).toBe(true);
-      expect((error as SkillOptError).code).toBe('config-invalid');
-      expect((error as SkillOptError).category).toBe('user');
-    },
-  );
+  it.each([['2:1'], ['2:1:7:1'], ['2::7'], ['a:1:1'], ['-1:1:1'], ['0:0:0'], ['0.1234567:1:1']])('rejects %j as a user config error', (ratio) => {
+    let error: unknown;
+    try {
+      parseSplitRatio(ratio);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(SkillOptError.isInstance(error)).toBe(true);
+    expect((error as SkillOptError).code).toBe('config-invalid');
+    expect((error as SkillOptError).category).toBe('user');
+  });
 });
 
 describe('splitByRatio', () => {

@@ -99,9 +99,7 @@ describe('reading split files', () => {
 describe('mapping raw items to TaskItems', () => {
   it('maps through a zod schema with a transform', async () => {
     const file = await write('items.json', JSON.stringify([{ key: 'q1', question: 'Why?', answers: ['Because'] }]));
-    expect(await loadItemsFile(file, qaItemSchema)).toEqual([
-      { id: 'q1', taskType: 'qa', question: 'Why?', references: ['Because'] },
-    ]);
+    expect(await loadItemsFile(file, qaItemSchema)).toEqual([{ id: 'q1', taskType: 'qa', question: 'Why?', references: ['Because'] }]);
   });
 
   it('reports the file, index and zod message of an invalid item', async () => {
@@ -109,7 +107,9 @@ describe('mapping raw items to TaskItems', () => {
     const error = await caught(loadItemsFile(file, qaItemSchema));
     expect(error.code).toBe('data-invalid');
     expect(error.category).toBe('user');
-    expect(error.message).toBe(`${file} index 1: question: Invalid input: expected string, received undefined; answers: Invalid input: expected array, received undefined`);
+    expect(error.message).toBe(
+      `${file} index 1: question: Invalid input: expected string, received undefined; answers: Invalid input: expected array, received undefined`,
+    );
     expect(error.details).toEqual({ file, index: 1 });
   });
 

@@ -21,7 +21,12 @@ const never = () => new Promise<string>(() => undefined);
 
 describe('generateWithin', () => {
   it('returns the answer of a call that finishes in time', async () => {
-    const result = await generateWithin(modelThat(async () => 'Paris'), request, new AbortController().signal, 1000);
+    const result = await generateWithin(
+      modelThat(async () => 'Paris'),
+      request,
+      new AbortController().signal,
+      1000,
+    );
     expect(result.text).toBe('Paris');
   });
 
@@ -42,6 +47,13 @@ describe('generateWithin', () => {
 
   it("passes the model's own errors through unchanged", async () => {
     const failure = new Error('model exploded');
-    await expect(generateWithin(modelThat(() => Promise.reject(failure)), request, new AbortController().signal, 1000)).rejects.toBe(failure);
+    await expect(
+      generateWithin(
+        modelThat(() => Promise.reject(failure)),
+        request,
+        new AbortController().signal,
+        1000,
+      ),
+    ).rejects.toBe(failure);
   });
 });

@@ -1,15 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, taskItemSchema } from '@skillopt/contract';
-import {
-  choiceOrderSeed,
-  createEnvironment,
-  liveMathItemSchema,
-  manifest,
-  parseLiveMathConfig,
-  shuffleItemChoices,
-  type LiveMathTaskItem,
-} from '../src/index';
+import { choiceOrderSeed, createEnvironment, liveMathItemSchema, manifest, parseLiveMathConfig, shuffleItemChoices, type LiveMathTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR, rawItem, temporaryDirectory, writeJson, writeJsonLines } from './helpers';
 
 async function rejection(promise: Promise<unknown>): Promise<SkillOptError> {
@@ -67,7 +59,7 @@ describe('choice shuffling', () => {
   const shuffled = createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
   const stored = createEnvironment({ split_dir: FIXTURE_SPLIT_DIR, shuffle_choices: false });
 
-  it('is on by default and keeps the correct choice\'s text, relabelling A, B, C, … in the new order', async () => {
+  it("is on by default and keeps the correct choice's text, relabelling A, B, C, … in the new order", async () => {
     const [after, before] = [(await shuffled.loadSplit('train')) as LiveMathTaskItem[], (await stored.loadSplit('train')) as LiveMathTaskItem[]];
     let moved = 0;
     after.forEach((item, index) => {
@@ -91,7 +83,13 @@ describe('choice shuffling', () => {
   it('depends on split_seed and the id only', async () => {
     const item = (await createEnvironment({ split_dir: FIXTURE_SPLIT_DIR, shuffle_choices: false }).loadSplit('train'))[4] as LiveMathTaskItem;
     expect(shuffleItemChoices(item, 42)).toEqual(shuffleItemChoices(structuredClone(item), 42));
-    const orders = new Set([1, 2, 3, 4, 5, 6, 7, 8].map((seed) => shuffleItemChoices(item, seed).choices.map((choice) => choice.text).join('|')));
+    const orders = new Set(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((seed) =>
+        shuffleItemChoices(item, seed)
+          .choices.map((choice) => choice.text)
+          .join('|'),
+      ),
+    );
     expect(orders.size).toBeGreaterThan(1);
     expect(choiceOrderSeed(42, 'fixture-train-01')).toBe(choiceOrderSeed(42, 'fixture-train-01'));
     expect(Number.isSafeInteger(choiceOrderSeed(42, 'x'))).toBe(true);
@@ -133,7 +131,15 @@ describe('item formats', () => {
     const fromRecord = parse({ id: 'r', question: 'Q', choices: { C: 'c', A: 'a', B: 'b' }, correct_choice: { label: '(a)', text: 'a' } });
     expect(fromRecord.success && fromRecord.data.choices.map((choice) => choice.label + choice.text)).toEqual(['Aa', 'Bb', 'Cc']);
     expect(fromRecord.success && fromRecord.data.references).toEqual(['A', 'a']);
-    const fromContent = parse({ id: 'c', question: 'Q', choices: [{ label: 'a)', content: 'x' }, { label: 'b)', content: 'y' }], correct_choice: 'B' });
+    const fromContent = parse({
+      id: 'c',
+      question: 'Q',
+      choices: [
+        { label: 'a)', content: 'x' },
+        { label: 'b)', content: 'y' },
+      ],
+      correct_choice: 'B',
+    });
     expect(fromContent.success && fromContent.data.references).toEqual(['B', 'y']);
   });
 
@@ -152,7 +158,17 @@ describe('item formats', () => {
     expect(issues({ question: 'Q', choices: ['a', 'b'], correct_choice: 'A' })).toMatch(/^id: the item has no id/);
     expect(issues(rawItem('x', { question: '  ' }))).toMatch(/question: question must not be blank/);
     expect(issues(rawItem('x', { choices: undefined }))).toMatch(/choices: choices are missing/);
-    expect(issues(rawItem('x', { choices: [{ label: 'A', text: 'a' }, { label: 'a', text: 'b' }], correct_choice: 'A' }))).toMatch(/the label A is used twice/);
+    expect(
+      issues(
+        rawItem('x', {
+          choices: [
+            { label: 'A', text: 'a' },
+            { label: 'a', text: 'b' },
+          ],
+          correct_choice: 'A',
+        }),
+      ),
+    ).toMatch(/the label A is used twice/);
     expect(issues(rawItem('x', { choices: ['a', ' '], correct_choice: 'A' }))).toMatch(/choices.1: choice B has no text/);
     expect(issues(rawItem('x', { choices: [{ label: 'AA', text: 'a' }], correct_choice: 'A' }))).toMatch(/"AA" is not a single letter/);
     expect(issues(rawItem('x', { correct_choice: 'E' }))).toMatch(/correct label E is not one of the choices \(A, B, C, D\)/);
@@ -205,7 +221,8 @@ describe('ratio mode', () => {
       await writeJsonLines(file, pool);
       const output = path.join(dir, 'generated');
       const environment = createEnvironment({ split_mode: 'ratio', data_path: file, split_output_dir: output });
-      const ids = async (env = environment) => Promise.all((['train', 'val', 'test'] as const).map(async (split) => (await env.loadSplit(split)).map((item) => item.id)));
+      const ids = async (env = environment) =>
+        Promise.all((['train', 'val', 'test'] as const).map(async (split) => (await env.loadSplit(split)).map((item) => item.id)));
       const first = await ids();
       expect(first.map((list) => list.length)).toEqual([4, 2, 14]);
       expect(await ids(createEnvironment({ split_mode: 'ratio', data_path: file }))).toEqual(first);
@@ -221,8 +238,17 @@ describe('ratio mode', () => {
   it('reads every monthly qa_<YYYYMM>_final.json below a directory and leaves out rows without a question', async () => {
     const { dir, cleanup } = await temporaryDirectory();
     try {
-      const row = (month: string, no: number) => ({ month, no, theorem_type: ['x'], mcq: { question: `Q ${month} ${no}`, choices: ['a', 'b', 'c'], correct_choice: 'A' } });
-      await writeJson(path.join(dir, 'data', '202511', 'qa_202511_final.json'), [row('202511', 1), row('202511', 2), { month: '202511', no: 3, theorem: 'no mcq here' }]);
+      const row = (month: string, no: number) => ({
+        month,
+        no,
+        theorem_type: ['x'],
+        mcq: { question: `Q ${month} ${no}`, choices: ['a', 'b', 'c'], correct_choice: 'A' },
+      });
+      await writeJson(path.join(dir, 'data', '202511', 'qa_202511_final.json'), [
+        row('202511', 1),
+        row('202511', 2),
+        { month: '202511', no: 3, theorem: 'no mcq here' },
+      ]);
       await writeJson(path.join(dir, 'data', '202512', 'qa_202512_final.json'), { data: [row('202512', 1), row('202512', 2)] });
       await writeJson(path.join(dir, 'notes.json'), [{ unrelated: true }]);
       const output = path.join(dir, 'out');

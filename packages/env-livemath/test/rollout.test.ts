@@ -1,4 +1,13 @@
-import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type RolloutContext, type RolloutResult, type ScoredRollout, type Target } from '@skillopt/contract';
+import {
+  ERROR_CODES,
+  messageText,
+  ProviderError,
+  rolloutResultSchema,
+  type RolloutContext,
+  type RolloutResult,
+  type ScoredRollout,
+  type Target,
+} from '@skillopt/contract';
 import {
   createFilelessRolloutContextForTests,
   createReferenceAnsweringChatModel,
@@ -86,7 +95,14 @@ describe('rollout', () => {
       const result = scored(await environment.rollout(item!, contextFor({ kind: 'chat', model })));
       expect(rolloutResultSchema.safeParse(result).success).toBe(true);
       expect(result).toMatchObject({ id: item!.id, taskType: 'math_mcq', hard: 1, soft: 1, prediction: label, reference: `${label}. ${text}` });
-      expect(result.details).toMatchObject({ predictedLabel: label, correctLabel: label, correctText: text, answerSource: 'tag', turns: 1, theoremTypes: ['number theory'] });
+      expect(result.details).toMatchObject({
+        predictedLabel: label,
+        correctLabel: label,
+        correctText: text,
+        answerSource: 'tag',
+        turns: 1,
+        theoremTypes: ['number theory'],
+      });
       const turns = result.trajectory!.turns;
       expect(turns.map((turn) => turn.role)).toEqual(['user', 'assistant', 'environment']);
       expect(turns[0]!.content).toBe(messageText(model.calls[0]!.messages[1]!));
@@ -168,9 +184,9 @@ describe('rollout', () => {
     const runner = createScriptedAgentRunner({ reply: ['<answer>A</answer>'] });
     await expect(environment.rollout(item!, contextFor({ kind: 'agent', runner }))).rejects.toThrow(/livemath drives a chat model/);
     const model = createScriptedChatModel({ reply: ['<answer>A</answer>'] });
-    await expect(environment.rollout({ id: 'bare', taskType: 'math_mcq', question: 'Q?', references: ['A'] }, contextFor({ kind: 'chat', model }))).rejects.toThrow(
-      /has no question, choices or correct label/,
-    );
+    await expect(
+      environment.rollout({ id: 'bare', taskType: 'math_mcq', question: 'Q?', references: ['A'] }, contextFor({ kind: 'chat', model })),
+    ).rejects.toThrow(/has no question, choices or correct label/);
     expect(model.calls).toHaveLength(0);
   });
 });

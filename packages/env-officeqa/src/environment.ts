@@ -154,7 +154,13 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
         const outcome = await abortable(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
         toolCallCount += 1;
         if (outcome.isError) toolErrorCount += 1;
-        results.push({ type: 'tool-result' as const, toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.output, ...(outcome.isError ? { isError: true } : {}) });
+        results.push({
+          type: 'tool-result' as const,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: outcome.output,
+          ...(outcome.isError ? { isError: true } : {}),
+        });
         turns.push({ role: 'tool', toolName: call.toolName, content: `${outcome.isError ? '[error] ' : ''}${shortenForTrajectory(outcome.output)}` });
       }
       messages.push({ role: 'tool', content: results });

@@ -70,7 +70,10 @@ export function officeQaTokenF1(prediction: string, reference: string): number {
 export function extractOfficeQaAnswer(reply: string): { answer: string; source: OfficeQaAnswerSource } {
   const tagged = /<answer>([\s\S]*?)<\/answer>/i.exec(reply);
   if (tagged) return { answer: (tagged[1] ?? '').trim(), source: 'tag' };
-  const lines = reply.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const lines = reply
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const last = lines[lines.length - 1];
   return last === undefined ? { answer: '', source: 'none' } : { answer: last, source: 'last-line' };
 }
@@ -96,7 +99,8 @@ function describeNumericMismatch(prediction: string, reference: string): string 
   const gold = numbersIn(reference);
   if (predicted.length !== 1 || gold.length !== 1) return undefined;
   const [p, g] = [predicted[0] as number, gold[0] as number];
-  if (p === g) return 'the number is right, but it is written differently from the reference (the score compares text after normalisation; only commas, $ and the words million, billion, dollars are ignored)';
+  if (p === g)
+    return 'the number is right, but it is written differently from the reference (the score compares text after normalisation; only commas, $ and the words million, billion, dollars are ignored)';
   if (g !== 0) {
     const ratio = Math.abs(p / g);
     for (const [factor, words] of [
@@ -104,15 +108,18 @@ function describeNumericMismatch(prediction: string, reference: string): string 
       [1_000_000, 'a million'],
       [100, 'a hundred (a fraction given as a percentage, or the reverse?)'],
     ] as const) {
-      if (Math.abs(ratio - factor) / factor < 1e-9 || Math.abs(ratio - 1 / factor) * factor < 1e-9) return `the number is off by a factor of ${words}: check the table's unit`;
+      if (Math.abs(ratio - factor) / factor < 1e-9 || Math.abs(ratio - 1 / factor) * factor < 1e-9)
+        return `the number is off by a factor of ${words}: check the table's unit`;
     }
     if (Math.sign(p) === -Math.sign(g) && Math.abs(p) === Math.abs(g)) return 'the number has the wrong sign';
-    if (Math.abs(p - g) / Math.abs(g) < 0.01) return 'the number is close to the reference but not equal (rounding, or a neighbouring figure?); the score needs the exact figure';
+    if (Math.abs(p - g) / Math.abs(g) < 0.01)
+      return 'the number is close to the reference but not equal (rounding, or a neighbouring figure?); the score needs the exact figure';
   }
   return undefined;
 }
 
-const NUMBER_WORD = /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)\b/i;
+const NUMBER_WORD =
+  /\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion)\b/i;
 const MONTH_NAME_DATE = /\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\s+\d{1,2},?\s+\d{4}\b/i;
 const NUMERIC_DATE = /\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{1,2}[/.]\d{1,2}[/.]\d{2,4}\b/;
 
@@ -152,7 +159,10 @@ export function diagnoseOfficeQaMismatch(reply: string, prediction: string, sour
   } else {
     const numeric = describeNumericMismatch(prediction, reference);
     if (numeric !== undefined) reasons.push(numeric);
-    else reasons.push(officeQaTokenF1(prediction, reference) > 0 ? 'a different answer that only partly overlaps the reference' : 'a different answer from the reference');
+    else
+      reasons.push(
+        officeQaTokenF1(prediction, reference) > 0 ? 'a different answer that only partly overlaps the reference' : 'a different answer from the reference',
+      );
   }
   return reasons.join('; ');
 }

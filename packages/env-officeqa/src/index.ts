@@ -27,7 +27,7 @@ export const manifest: PackageManifest<'env', OfficeQaConfig> = {
   specificationVersion: 'v1',
   configSchema: officeQaConfigSchema,
   description:
-    'OfficeQA: questions over office documents, answered with glob/read/grep tools confined to each item\'s files; hard = exact match, soft = token F1 (OfficeQA normalisation).',
+    "OfficeQA: questions over office documents, answered with glob/read/grep tools confined to each item's files; hard = exact match, soft = token F1 (OfficeQA normalisation).",
 };
 
 /** The package's factory: `config` is the run config's `env` section. */

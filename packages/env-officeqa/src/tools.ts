@@ -180,7 +180,9 @@ function splitLines(text: string): string[] {
 
 async function runGlob(args: Record<string, unknown>, documents: readonly ItemDocument[]): Promise<string> {
   const pattern = checkRequestedName(requiredText(args, 'pattern', 'glob'), 'glob', documents);
-  const matches = matchDocuments(pattern, documents).map((document) => document.name).sort();
+  const matches = matchDocuments(pattern, documents)
+    .map((document) => document.name)
+    .sort();
   if (matches.length === 0) return '[no matches]';
   const shown = matches.slice(0, MAX_GLOB_RESULTS);
   return matches.length > shown.length ? `${shown.join('\n')}\n[... ${matches.length - shown.length} more]` : shown.join('\n');
@@ -232,7 +234,11 @@ async function runRead(args: Record<string, unknown>, documents: readonly ItemDo
  */
 function matchingLineIndexes(expression: RegExp, lines: readonly string[], documentName: string): number[] {
   try {
-    const found = vm.runInNewContext('lines.flatMap((line, index) => (expression.test(line) ? [index] : []))', { expression, lines }, { timeout: GREP_TIME_LIMIT_MS });
+    const found = vm.runInNewContext(
+      'lines.flatMap((line, index) => (expression.test(line) ? [index] : []))',
+      { expression, lines },
+      { timeout: GREP_TIME_LIMIT_MS },
+    );
     return Array.from(found as ArrayLike<number>);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
@@ -271,7 +277,13 @@ async function runGrep(args: Record<string, unknown>, documents: readonly ItemDo
       continue;
     }
     const lines = splitLines(text);
-    const matching = new Set(matchingLineIndexes(expression, lines.map((line) => line.slice(0, MAX_SEARCHED_LINE_CHARS)), document.name));
+    const matching = new Set(
+      matchingLineIndexes(
+        expression,
+        lines.map((line) => line.slice(0, MAX_SEARCHED_LINE_CHARS)),
+        document.name,
+      ),
+    );
     lines.forEach((line, index) => {
       if (!matching.has(index)) return;
       total += 1;

@@ -31,7 +31,11 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
   await writeText(file, JSON.stringify(value, null, 2));
 }
 
-export function contextFor(target: Target, signal: AbortSignal = new AbortController().signal, skill = '# My skill\n\nRule 7: check the unit.\n'): RolloutContext {
+export function contextFor(
+  target: Target,
+  signal: AbortSignal = new AbortController().signal,
+  skill = '# My skill\n\nRule 7: check the unit.\n',
+): RolloutContext {
   return createFilelessRolloutContextForTests({ skill, target, signal });
 }
 

@@ -49,13 +49,27 @@ describe('loading the fixture split', () => {
 describe('item format', () => {
   it("accepts the original's field names and list fields written as text", async () => {
     const { dir, cleanup } = await splitWith([
-      { uid: 'UID0001', question: ' Q? ', ground_truth: 5, difficulty: 'Hard', source_files: 'a.txt\r\nsub/b.txt', source_docs: 'https://x/1?page=2\nhttps://x/2?page=3' },
+      {
+        uid: 'UID0001',
+        question: ' Q? ',
+        ground_truth: 5,
+        difficulty: 'Hard',
+        source_files: 'a.txt\r\nsub/b.txt',
+        source_docs: 'https://x/1?page=2\nhttps://x/2?page=3',
+      },
       { id: 'c', question: 'Q?', answer: '1', source_files: '["c.txt", "./c.txt", "d.txt"]' },
       { id: 'e', question: 'Q?', answer: '1', category: null, source_files: 'e.txt, f.txt' },
     ]);
     try {
       const [first, second, third] = await createEnvironment({ split_dir: dir, corpus_dir: dir }).loadSplit('train');
-      expect(first).toEqual({ id: 'UID0001', taskType: 'hard', question: 'Q?', references: ['5'], files: ['a.txt', 'sub/b.txt'], sourceDocs: ['https://x/1?page=2', 'https://x/2?page=3'] });
+      expect(first).toEqual({
+        id: 'UID0001',
+        taskType: 'hard',
+        question: 'Q?',
+        references: ['5'],
+        files: ['a.txt', 'sub/b.txt'],
+        sourceDocs: ['https://x/1?page=2', 'https://x/2?page=3'],
+      });
       expect(second).toEqual({ id: 'c', taskType: 'officeqa', question: 'Q?', references: ['1'], files: ['c.txt', 'd.txt'] });
       expect(third).toMatchObject({ files: ['e.txt', 'f.txt'] });
     } finally {
@@ -147,7 +161,9 @@ describe('config', () => {
     expect(() => createEnvironment({ split_dir: FIXTURE_SPLIT_DIR })).toThrow(/env.corpus_dir: set corpus_dir or data_dirs/);
     expect(() => createEnvironment({ corpus_dir: 'c' })).toThrow(/env.split_dir: split_mode is split_dir/);
     expect(() => createEnvironment({ ...FIXTURE_CONFIG, search_mode: 'custom_search' as 'offline' })).toThrow(/only 'offline' is supported/);
-    expect(() => createEnvironment({ ...FIXTURE_CONFIG, max_tool_turns: 0 })).toThrow(expect.objectContaining({ code: ERROR_CODES.configInvalid, category: 'user' }));
+    expect(() => createEnvironment({ ...FIXTURE_CONFIG, max_tool_turns: 0 })).toThrow(
+      expect.objectContaining({ code: ERROR_CODES.configInvalid, category: 'user' }),
+    );
   });
 
   it('accepts the keys the original officeqa config sets', () => {

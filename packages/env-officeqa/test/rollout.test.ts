@@ -33,7 +33,16 @@ describe('the tool loop', () => {
     const result = scored(await environment.rollout(fire, contextFor({ kind: 'chat', model })));
     expect(rolloutResultSchema.safeParse(result).success).toBe(true);
     expect(result).toMatchObject({ id: 'fixture-train-01', taskType: 'easy', hard: 1, soft: 1, prediction: '32,118', reference: '32,118' });
-    expect(result.details).toMatchObject({ modelCalls: 3, toolCalls: 2, toolErrors: 0, em: 1, f1: 1, answerSource: 'tag', turnLimitReached: false, files: [BUDGET] });
+    expect(result.details).toMatchObject({
+      modelCalls: 3,
+      toolCalls: 2,
+      toolErrors: 0,
+      em: 1,
+      f1: 1,
+      answerSource: 'tag',
+      turnLimitReached: false,
+      files: [BUDGET],
+    });
     expect(result.usage).toMatchObject({ inputTokens: expect.any(Number), outputTokens: expect.any(Number) });
     expect(result.usage!.outputTokens).toBeGreaterThanOrEqual(10);
 
@@ -52,7 +61,10 @@ describe('the tool loop', () => {
       { type: 'tool-call', toolCallId: expect.any(String), toolName: 'grep', input: { pattern: '^\\| Fire' } },
     ]);
     const [grepResult] = lastToolResults(second);
-    expect(grepResult).toEqual({ toolName: 'grep', output: expect.stringMatching(/^harbor_point_budget_fy2023\.txt:\d+: \| Fire \| 31,440 \| 32,118 \| 678 \|$/) });
+    expect(grepResult).toEqual({
+      toolName: 'grep',
+      output: expect.stringMatching(/^harbor_point_budget_fy2023\.txt:\d+: \| Fire \| 31,440 \| 32,118 \| 678 \|$/),
+    });
     const third = model.calls[2]!;
     expect(third.messages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'assistant', 'tool']);
     expect(lastToolResults(third)[0]!.output).toMatch(/^\[harbor_point_budget_fy2023\.txt: lines 20-23 of \d+\]\n20: /);
@@ -156,12 +168,18 @@ describe('the tool loop', () => {
     const result = scored(await environment.rollout(await item('fixture-train-06'), contextFor({ kind: 'chat', model })));
     expect(result).toMatchObject({ hard: 0, prediction: '17,600 thousand dollars' });
     expect(result.soft).toBeCloseTo(2 / 3, 10);
-    expect(result.trajectory!.failureReason).toBe('no <answer> tag, so the last line of the reply was scored instead; the answer holds the reference plus 1 extra word; put only the value inside the tag');
-    expect(result.trajectory!.turns.at(-1)!.content).toContain('Extracted answer: "17,600 thousand dollars" (no <answer> tag found; taken from the last non-empty line)');
+    expect(result.trajectory!.failureReason).toBe(
+      'no <answer> tag, so the last line of the reply was scored instead; the answer holds the reference plus 1 extra word; put only the value inside the tag',
+    );
+    expect(result.trajectory!.turns.at(-1)!.content).toContain(
+      'Extracted answer: "17,600 thousand dollars" (no <answer> tag found; taken from the last non-empty line)',
+    );
   });
 
   it('keeps long tool results whole for the model but short in the trajectory', async () => {
-    const model = createScriptedChatModel({ reply: [toolReply([{ toolName: 'read', input: { path: 'fiscal_bulletin_1977_03.txt' } }]), '<answer>647.4</answer>'] });
+    const model = createScriptedChatModel({
+      reply: [toolReply([{ toolName: 'read', input: { path: 'fiscal_bulletin_1977_03.txt' } }]), '<answer>647.4</answer>'],
+    });
     const result = scored(await environment.rollout(await item('fixture-val-02'), contextFor({ kind: 'chat', model })));
     const full = lastToolResults(model.calls[1]!)[0]!.output;
     expect(full).toContain('| February 1977 | 427.8 | 219.6 | 647.4 |');
@@ -174,7 +192,11 @@ describe('the tool loop', () => {
 describe('failures that are not scores', () => {
   it('lets a provider error propagate, on the first call and in the middle of the loop', async () => {
     const failure = createRetryableProviderErrorForTests();
-    const first = createScriptedChatModel({ reply: () => { throw failure; } });
+    const first = createScriptedChatModel({
+      reply: () => {
+        throw failure;
+      },
+    });
     await expect(environment.rollout(await item('fixture-train-01'), contextFor({ kind: 'chat', model: first }))).rejects.toBe(failure);
     const later = createScriptedChatModel({
       reply: (_request: GenerateRequest, index: number) => {

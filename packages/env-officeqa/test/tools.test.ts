@@ -1,14 +1,6 @@
 import { mkdir, symlink } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  globToRegExp,
-  locateItemDocuments,
-  MAX_GREP_MATCHES,
-  resolveDocumentRoots,
-  runOfficeQaTool,
-  type ItemDocument,
-  type ToolOutcome,
-} from '../src/index';
+import { globToRegExp, locateItemDocuments, MAX_GREP_MATCHES, resolveDocumentRoots, runOfficeQaTool, type ItemDocument, type ToolOutcome } from '../src/index';
 import { temporaryDirectory, writeText } from './helpers';
 
 const SECRET = 'TOP-SECRET-LAUNCH-CODE';
@@ -90,7 +82,9 @@ describe('read', () => {
   it('cuts long output at a line and says where to continue', async () => {
     const note = (cap: number, next: number) => `[... output cut at ${cap} characters; continue with offset=${next}]`;
     expect((await run('read', { path: 'report.txt' }, 100)).output).toBe(`[report.txt: lines 1-4 of 4]\n1: Quarterly report\n${note(100, 2)}`);
-    expect((await run('read', { path: 'report.txt', offset: 2 }, 80)).output).toBe(`[report.txt: lines 2-4 of 4]\n2: Total receipts: 2,60 [... line cut]\n${note(80, 3)}`);
+    expect((await run('read', { path: 'report.txt', offset: 2 }, 80)).output).toBe(
+      `[report.txt: lines 2-4 of 4]\n2: Total receipts: 2,60 [... line cut]\n${note(80, 3)}`,
+    );
     expect((await run('read', { path: 'report.txt' }, 8000)).output).not.toContain('output cut');
   });
 
@@ -172,7 +166,7 @@ describe('other calls', () => {
 });
 
 describe('document folders', () => {
-  it('uses a folder\'s transformed/ subfolder and reports a missing document as a data error', async () => {
+  it("uses a folder's transformed/ subfolder and reports a missing document as a data error", async () => {
     const { dir: root, cleanup: remove } = await temporaryDirectory();
     try {
       await writeText(path.join(root, 'docs', 'transformed', 'a.txt'), 'A');
@@ -180,8 +174,14 @@ describe('document folders', () => {
       const roots = await resolveDocumentRoots([path.join(root, 'missing'), path.join(root, 'docs')]);
       expect(roots).toHaveLength(1);
       expect(roots[0]).toMatch(/transformed$/);
-      await expect(locateItemDocuments('x', ['a.txt', 'b.txt'], roots)).rejects.toMatchObject({ code: 'data-invalid', message: expect.stringMatching(/item x: document b.txt not found/) });
-      await expect(resolveDocumentRoots([path.join(root, 'missing')])).rejects.toMatchObject({ code: 'data-invalid', message: expect.stringMatching(/none of the document folders exists/) });
+      await expect(locateItemDocuments('x', ['a.txt', 'b.txt'], roots)).rejects.toMatchObject({
+        code: 'data-invalid',
+        message: expect.stringMatching(/item x: document b.txt not found/),
+      });
+      await expect(resolveDocumentRoots([path.join(root, 'missing')])).rejects.toMatchObject({
+        code: 'data-invalid',
+        message: expect.stringMatching(/none of the document folders exists/),
+      });
     } finally {
       await remove();
     }

@@ -16,10 +16,16 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 /** Records every request the target receives, to check the tool loop from the outside. */
 function recording(model: ChatModel): { model: ChatModel; requests: GenerateRequest[] } {
   const requests: GenerateRequest[] = [];
-  return { requests, model: { ...model, generate: (request) => {
+  return {
+    requests,
+    model: {
+      ...model,
+      generate: (request) => {
         requests.push(request);
         return model.generate(request);
-      } } };
+      },
+    },
+  };
 }
 
 describe('training on the fixture with the simulated model', () => {

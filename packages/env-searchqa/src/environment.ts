@@ -1,12 +1,4 @@
-import {
-  ERROR_CODES,
-  SkillOptError,
-  type Environment,
-  type RolloutContext,
-  type RolloutResult,
-  type TaskItem,
-  type TrajectoryTurn,
-} from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
 import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
@@ -59,11 +51,7 @@ function asSearchQaItem(item: TaskItem): SearchQaTaskItem {
  * and token F1 (soft). Errors of the target, including the signal's abort reason and the
  * `exec_timeout` ProviderError, propagate: the trainer retries them; they are never scored.
  */
-export async function rolloutSearchQaItem(
-  config: SearchQaConfig,
-  taskItem: TaskItem,
-  context: RolloutContext,
-): Promise<RolloutResult> {
+export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
   const model = chatTargetModel(target, 'searchqa');

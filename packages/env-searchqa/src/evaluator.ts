@@ -29,10 +29,7 @@ export function substringMatch(prediction: string, references: readonly string[]
   if (normalisedPrediction === '') return 0;
   return references.some((reference) => {
     const normalisedReference = normaliseAnswer(reference);
-    return (
-      normalisedReference !== '' &&
-      (normalisedPrediction.includes(normalisedReference) || normalisedReference.includes(normalisedPrediction))
-    );
+    return normalisedReference !== '' && (normalisedPrediction.includes(normalisedReference) || normalisedReference.includes(normalisedPrediction));
   })
     ? 1
     : 0;
@@ -65,7 +62,10 @@ function writtenWords(text: string): string[] {
 
 /** A short run of capitalised words ("Marie Curie", "Sir Isaac Newton", "Leonardo da Vinci"). */
 function looksLikeAName(text: string): boolean {
-  const words = text.trim().replace(/[.,;:!?]+$/, '').split(/\s+/);
+  const words = text
+    .trim()
+    .replace(/[.,;:!?]+$/, '')
+    .split(/\s+/);
   const particles = new Set(['da', 'de', 'del', 'der', 'di', 'du', 'la', 'le', 'van', 'von', 'y']);
   return words.length >= 2 && words.length <= 5 && words.every((word) => /^\p{Lu}/u.test(word) || particles.has(word));
 }

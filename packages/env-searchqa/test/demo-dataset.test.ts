@@ -54,7 +54,13 @@ describe('the demo dataset (datasets/demo)', () => {
     const items = Object.values(await loadAll()).flat();
     const model = createReferenceAnsweringChatModel(items);
     for (const item of items) {
-      const result = await environment.rollout(item, { skill: await environment.initialSkill(), target: { kind: 'chat', model }, signal: new AbortController().signal, workDirectory: () => Promise.reject(new Error('the demo rollout writes no files')), sampleIndex: 0 });
+      const result = await environment.rollout(item, {
+        skill: await environment.initialSkill(),
+        target: { kind: 'chat', model },
+        signal: new AbortController().signal,
+        workDirectory: () => Promise.reject(new Error('the demo rollout writes no files')),
+        sampleIndex: 0,
+      });
       expect(result).toMatchObject({ status: 'scored', hard: 1, soft: 1 });
     }
   });

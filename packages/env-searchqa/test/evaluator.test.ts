@@ -51,7 +51,7 @@ describe('answer extraction', () => {
     expect(exactMatch('', ['The'])).toBe(0);
   });
 
-  it('never counts an empty prediction as a substring match (the original\'s sub_em did)', () => {
+  it("never counts an empty prediction as a substring match (the original's sub_em did)", () => {
     expect(substringMatch('', ['x'])).toBe(0);
     expect(substringMatch('the', ['x'])).toBe(0);
     expect(substringMatch('Paris France', ['paris'])).toBe(1);

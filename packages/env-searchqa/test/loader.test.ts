@@ -192,9 +192,7 @@ describe('config', () => {
     expect(() => createEnvironment({})).toThrow(/env.split_dir: split_mode is split_dir, so split_dir must name the split root/);
     expect(() => createEnvironment({ split_mode: 'ratio' })).toThrow(/env.data_path/);
     expect(() => createEnvironment({ split_mode: 'ratio', data_path: 'p', split_ratio: '1:2' })).toThrow(/env.split_ratio/);
-    expect(() => createEnvironment({ split_dir: 'x', workers: 0 })).toThrow(
-      expect.objectContaining({ code: ERROR_CODES.configInvalid, category: 'user' }),
-    );
+    expect(() => createEnvironment({ split_dir: 'x', workers: 0 })).toThrow(expect.objectContaining({ code: ERROR_CODES.configInvalid, category: 'user' }));
   });
 
   it('accepts the keys the original searchqa config sets', () => {

@@ -1,5 +1,20 @@
-import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type RolloutContext, type RolloutResult, type ScoredRollout, type Target } from '@skillopt/contract';
-import { createFilelessRolloutContextForTests, createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
+import {
+  ERROR_CODES,
+  messageText,
+  ProviderError,
+  rolloutResultSchema,
+  type RolloutContext,
+  type RolloutResult,
+  type ScoredRollout,
+  type Target,
+} from '@skillopt/contract';
+import {
+  createFilelessRolloutContextForTests,
+  createRetryableProviderErrorForTests,
+  createScriptedAgentRunner,
+  createScriptedChatModel,
+  createStallingTarget,
+} from '@skillopt/env-kit';
 import { ANSWER_FORMAT_INSTRUCTION, buildUserPrompt, createEnvironment, truncateContext, type SearchQaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 
@@ -83,7 +98,13 @@ describe('rollout', () => {
   });
 
   it('explains a failure in the environment turn: extracted answer, references and why', async () => {
-    const item: SearchQaTaskItem = { id: 'q2', taskType: 'qa', question: 'Who wrote Pride and Prejudice?', references: ['Austen'], answer_type: 'person_surname' };
+    const item: SearchQaTaskItem = {
+      id: 'q2',
+      taskType: 'qa',
+      question: 'Who wrote Pride and Prejudice?',
+      references: ['Austen'],
+      answer_type: 'person_surname',
+    };
     const model = createScriptedChatModel({ reply: ['I am sure.\nJane Austen'] });
     const result = scored(await environment.rollout(item, contextFor({ kind: 'chat', model })));
     expect(result).toMatchObject({ hard: 0, prediction: 'Jane Austen', reference: 'Austen' });
@@ -100,7 +121,11 @@ describe('rollout', () => {
   it('lets a provider error propagate instead of scoring it', async () => {
     const [item] = await environment.loadSplit('train');
     const failure = createRetryableProviderErrorForTests();
-    const model = createScriptedChatModel({ reply: () => { throw failure; } });
+    const model = createScriptedChatModel({
+      reply: () => {
+        throw failure;
+      },
+    });
     await expect(environment.rollout(item!, contextFor({ kind: 'chat', model }))).rejects.toBe(failure);
     expect(model.calls).toHaveLength(1);
   });
@@ -152,7 +177,7 @@ describe('search snippets', () => {
     expect(truncateContext('[DOC] [TLE] a [PAR] b', 6000)).toBe('[DOC] [TLE] a [PAR] b');
   });
 
-  it('cuts long contexts at a [DOC] boundary and keeps every kept block\'s marker', () => {
+  it("cuts long contexts at a [DOC] boundary and keeps every kept block's marker", () => {
     const blocks = Array.from({ length: 40 }, (_unused, index) => block(index));
     const context = blocks.join(' ');
     expect(context.length).toBeGreaterThan(6000);

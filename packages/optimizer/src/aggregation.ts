@@ -44,7 +44,12 @@ function mergeReplySchema(inputCount: number) {
     .object({
       ...proposedEditShape,
       mergedFrom: z
-        .array(z.int().min(1).max(inputCount, { message: `input edits are numbered 1 to ${inputCount}` }))
+        .array(
+          z
+            .int()
+            .min(1)
+            .max(inputCount, { message: `input edits are numbered 1 to ${inputCount}` }),
+        )
         .min(1, { message: 'name the input edits this edit covers' }),
     })
     .superRefine(checkEditFields);
@@ -108,7 +113,9 @@ async function mergeHierarchically(
       concurrency,
       async (group, _index, chunkSignal): Promise<MergeOutcome> =>
         // A chunk of one patch has nothing to merge: it passes through without a call.
-        group.length === 1 ? { ok: true, edits: [...(group[0] as readonly Edit[])], usage: EMPTY_USAGE, attempts: 0 } : mergeGroups(options, group, chunkSignal),
+        group.length === 1
+          ? { ok: true, edits: [...(group[0] as readonly Edit[])], usage: EMPTY_USAGE, attempts: 0 }
+          : mergeGroups(options, group, chunkSignal),
       { signal },
     );
     usage = addUsage(usage, ...outcomes.map((outcome) => outcome.usage));
@@ -132,9 +139,7 @@ async function mergeHierarchically(
  */
 export async function aggregateEdits(options: AggregationOptions): Promise<StageResult<AggregatedEdits>> {
   if (!Number.isInteger(options.mergeBatchSize) || options.mergeBatchSize < 2) {
-    throw invalidOption(
-      `mergeBatchSize must be a whole number of at least 2 (a merge call needs two patches to combine), got ${options.mergeBatchSize}`,
-    );
+    throw invalidOption(`mergeBatchSize must be a whole number of at least 2 (a merge call needs two patches to combine), got ${options.mergeBatchSize}`);
   }
   const concurrency = options.concurrency ?? DEFAULT_OPTIMIZER_CONCURRENCY;
   const nonEmpty = options.patches.filter((patch) => patch.edits.length > 0);

@@ -5,7 +5,10 @@ import { markersIn } from './protected-regions.js';
  * contain protection markers (they would break the appendix block) are dropped.
  */
 export function cleanAppendixNote(note: string): string | undefined {
-  const line = note.replace(/\s+/g, ' ').trim().replace(/^[-*]\s+/, '');
+  const line = note
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^[-*]\s+/, '');
   if (line === '' || markersIn(line).length > 0) return undefined;
   return line;
 }

@@ -141,7 +141,9 @@ type EditProposal = { outcome: 'edits'; selectedEdits: Edit[]; appendixNotes: st
 export async function proposeCandidate(options: CandidateProposalOptions): Promise<CandidateProposal> {
   const proposal = new ProposalInProgress(options);
   const edits: EditProposal =
-    options.settings.updateMode === 'full_rewrite_minibatch' ? { outcome: 'edits', selectedEdits: [], appendixNotes: [] } : await proposeEdits(options, proposal);
+    options.settings.updateMode === 'full_rewrite_minibatch'
+      ? { outcome: 'edits', selectedEdits: [], appendixNotes: [] }
+      : await proposeEdits(options, proposal);
   if (edits.outcome !== 'edits') return edits;
   return updateToCandidate(options, proposal, edits.selectedEdits, edits.appendixNotes);
 }
@@ -210,7 +212,15 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
   proposal.report({ type: 'edits-proposed', stage: 'reflect', count: proposed });
   if (proposed === 0) return { ...proposal.accounting(), outcome: 'no-edits-proposed' };
 
-  const aggregation = await aggregateEdits({ model, signal, skill, patches, mergeBatchSize: settings.mergeBatchSize, concurrency: settings.concurrency, ...promptContext });
+  const aggregation = await aggregateEdits({
+    model,
+    signal,
+    skill,
+    patches,
+    mergeBatchSize: settings.mergeBatchSize,
+    concurrency: settings.concurrency,
+    ...promptContext,
+  });
   const patchesOf = (kind: AnalystKind) => patches.filter((patch) => patch.kind === kind && patch.edits.length > 0).length;
   proposal.count(aggregation, aggregationWaves(patchesOf('failure'), patchesOf('success'), settings.mergeBatchSize));
   if (!aggregation.ok) return proposal.failed(aggregation);
@@ -245,7 +255,12 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
   return { outcome: 'edits', selectedEdits, appendixNotes: reflection.reports.flatMap((report) => report.appendixNotes) };
 }
 
-async function updateToCandidate(options: CandidateProposalOptions, proposal: ProposalInProgress, selectedEdits: Edit[], appendixNotes: string[]): Promise<CandidateProposal> {
+async function updateToCandidate(
+  options: CandidateProposalOptions,
+  proposal: ProposalInProgress,
+  selectedEdits: Edit[],
+  appendixNotes: string[],
+): Promise<CandidateProposal> {
   const { model, signal, skill, results, settings } = options;
   const promptContext = promptContextOf(options);
   const updateOptions: SkillUpdateOptions =

@@ -1,11 +1,5 @@
 import type { Edit } from '@skillopt/contract';
-import {
-  findProtectedRegions,
-  isInsideProtectedRegion,
-  markersIn,
-  overlapsProtectedRegion,
-  type ProtectedRegion,
-} from './protected-regions.js';
+import { findProtectedRegions, isInsideProtectedRegion, markersIn, overlapsProtectedRegion, type ProtectedRegion } from './protected-regions.js';
 
 /**
  * What happened to one edit:
@@ -87,9 +81,7 @@ function preview(text: string): string {
   return oneLine.length > 80 ? `${oneLine.slice(0, 77)}...` : oneLine;
 }
 
-type TargetLookup =
-  | { kind: 'found'; start: number; end: number; regions: ProtectedRegion[] }
-  | { kind: 'refused'; outcome: SingleEditOutcome };
+type TargetLookup = { kind: 'found'; start: number; end: number; regions: ProtectedRegion[] } | { kind: 'refused'; outcome: SingleEditOutcome };
 
 function locateTarget(skill: string, target: string | undefined, op: string): TargetLookup {
   if (target === undefined || target === '') {

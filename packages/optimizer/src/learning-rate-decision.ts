@@ -1,11 +1,7 @@
 import { type ChatModel, type Edit, EMPTY_USAGE } from '@skillopt/contract';
 import { z } from 'zod';
 import { invalidOption } from '@skillopt/runtime-kit';
-import {
-  scheduledLearningRate,
-  validateLearningRateSettings,
-  type LearningRateScheduleSettings,
-} from './learning-rate-schedule.js';
+import { scheduledLearningRate, validateLearningRateSettings, type LearningRateScheduleSettings } from './learning-rate-schedule.js';
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { renderNumberedEdits } from './proposed-edit.js';

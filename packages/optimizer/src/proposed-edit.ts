@@ -4,7 +4,10 @@ import { z } from 'zod';
 // Models write `add` for append, capitalise operations and send `null` for fields they leave out.
 const operation = z.preprocess((value) => {
   if (typeof value !== 'string') return value;
-  const normalised = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const normalised = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return normalised === 'add' ? 'append' : normalised;
 }, z.enum(EDIT_OPERATIONS));
 const optionalText = z
@@ -61,7 +64,10 @@ export function describeEdit(edit: Edit): string {
 export function renderNumberedEdits(edits: readonly Edit[]): string {
   return edits
     .map((edit, index) => {
-      const origin = edit.source === undefined ? '' : `, from ${edit.source === 'failure' ? 'failed' : edit.source === 'success' ? 'successful' : 'failed and successful'} trajectories`;
+      const origin =
+        edit.source === undefined
+          ? ''
+          : `, from ${edit.source === 'failure' ? 'failed' : edit.source === 'success' ? 'successful' : 'failed and successful'} trajectories`;
       return `[${index + 1}] (support ${edit.support}${origin}) ${describeEdit(edit)}`;
     })
     .join('\n');

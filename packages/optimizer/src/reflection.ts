@@ -74,9 +74,15 @@ export interface ReflectionResult {
 }
 
 const analystReplySchema = z.object({
-  reasoning: z.string().nullish().transform((value) => value ?? ''),
+  reasoning: z
+    .string()
+    .nullish()
+    .transform((value) => value ?? ''),
   edits: z.array(proposedEditSchema),
-  appendixNotes: z.array(z.string()).nullish().transform((value) => value ?? []),
+  appendixNotes: z
+    .array(z.string())
+    .nullish()
+    .transform((value) => value ?? []),
 });
 
 const APPENDIX_INSTRUCTIONS: Record<AnalystKind, string> = {
@@ -135,11 +141,7 @@ function noteSourceAllows(sources: AppendixNoteSources, kind: AnalystKind): bool
   return sources === 'both' || (sources === 'failure-only' && kind === 'failure');
 }
 
-async function runAnalyst(
-  options: ReflectionOptions,
-  minibatch: Minibatch,
-  signal: AbortSignal,
-): Promise<(AnalystReport & { usage: Usage }) | AnalystFailure> {
+async function runAnalyst(options: ReflectionOptions, minibatch: Minibatch, signal: AbortSignal): Promise<(AnalystReport & { usage: Usage }) | AnalystFailure> {
   const template = minibatch.kind === 'failure' ? 'reflect-failure' : 'reflect-success';
   const withNotes = noteSourceAllows(options.appendixNoteSources ?? 'none', minibatch.kind);
   const prompt = renderStagePrompt(template, {

@@ -85,9 +85,7 @@ export class RejectedEditBuffer {
     return this.#entries
       .map((entry) => {
         const scores =
-          entry.scoreBefore !== undefined && entry.scoreAfter !== undefined
-            ? `, score ${entry.scoreBefore.toFixed(3)} -> ${entry.scoreAfter.toFixed(3)}`
-            : '';
+          entry.scoreBefore !== undefined && entry.scoreAfter !== undefined ? `, score ${entry.scoreBefore.toFixed(3)} -> ${entry.scoreAfter.toFixed(3)}` : '';
         const described = describeEdit(entry.edit);
         const shortened = described.length > MAX_RENDERED_EDIT_CHARACTERS ? `${described.slice(0, MAX_RENDERED_EDIT_CHARACTERS)}...` : described;
         return `- step ${entry.globalStep}${scores}: ${shortened}`;

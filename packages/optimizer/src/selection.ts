@@ -32,7 +32,12 @@ function rankReplySchema(editCount: number) {
   return z.object({
     reasoning: z.string().nullish(),
     selected: z
-      .array(z.int().min(1).max(editCount, { message: `edits are numbered 1 to ${editCount}` }))
+      .array(
+        z
+          .int()
+          .min(1)
+          .max(editCount, { message: `edits are numbered 1 to ${editCount}` }),
+      )
       .min(1, { message: 'select at least one edit' }),
   });
 }

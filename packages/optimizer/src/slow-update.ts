@@ -78,10 +78,7 @@ export function renderPairComparison(comparison: PairComparison, limits: Traject
     300,
     Math.min(limits.maxCharactersPerTrajectory, Math.floor(limits.maxCharactersPerPrompt / Math.max(1, detailed.length * 2))),
   );
-  const lines = [
-    `Tasks compared: ${comparison.pairs.length}`,
-    ...PAIR_CATEGORIES.map((category) => `- ${category}: ${comparison.counts[category]}`),
-  ];
+  const lines = [`Tasks compared: ${comparison.pairs.length}`, ...PAIR_CATEGORIES.map((category) => `- ${category}: ${comparison.counts[category]}`)];
   for (const category of PAIR_CATEGORIES) {
     const inCategory = comparison.pairs.filter((pair) => pair.category === category);
     if (inCategory.length === 0) continue;

@@ -119,5 +119,12 @@ export async function requestStructuredReply<Value>(request: StructuredRequest<V
         'every required field present, and short enough to finish.',
     });
   }
-  return { ok: false, stage: OPTIMIZER_PROMPT_STAGES[request.prompt], prompt: request.prompt, reason: `no usable reply after 2 attempts: ${lastReason}`, attempts: 2, usage };
+  return {
+    ok: false,
+    stage: OPTIMIZER_PROMPT_STAGES[request.prompt],
+    prompt: request.prompt,
+    reason: `no usable reply after 2 attempts: ${lastReason}`,
+    attempts: 2,
+    usage,
+  };
 }

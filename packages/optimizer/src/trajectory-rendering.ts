@@ -51,7 +51,9 @@ function renderTurn(turn: TrajectoryTurn): string {
 
 /** One result as the optimizer reads it: header, verdict, answer, then the turns in order. */
 export function renderTrajectory(result: ScoredRollout, number: number, maxCharacters: number): string {
-  const lines = [`### Trajectory ${number} (id=${result.id}, task type=${result.taskType}, hard=${formatScore(result.hard)}, soft=${formatScore(result.soft)})`];
+  const lines = [
+    `### Trajectory ${number} (id=${result.id}, task type=${result.taskType}, hard=${formatScore(result.hard)}, soft=${formatScore(result.soft)})`,
+  ];
   if (result.trajectory?.failureReason) lines.push(`Failure reason: ${result.trajectory.failureReason}`);
   lines.push(`Final answer: ${result.prediction}`);
   if (result.reference !== undefined) lines.push(`Reference answer: ${result.reference}`);

@@ -35,7 +35,10 @@ export function truncatedJsonRepairs(fragment: string, maxCandidates = 24): stri
   // Last resort: close an unterminated string and whatever is open, dropping a dangling comma,
   // colon or key so the result can parse.
   let tail = inString ? `${fragment}"` : fragment;
-  tail = tail.replace(/[\s,]+$/, '').replace(/,?\s*"(?:[^"\\]|\\.)*"\s*:\s*$/, '').replace(/[\s,]+$/, '');
+  tail = tail
+    .replace(/[\s,]+$/, '')
+    .replace(/,?\s*"(?:[^"\\]|\\.)*"\s*:\s*$/, '')
+    .replace(/[\s,]+$/, '');
   candidates.push(tail + [...stack].reverse().join(''));
   return candidates;
 }

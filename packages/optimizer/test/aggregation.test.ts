@@ -12,20 +12,30 @@ function mergeReply(call: RecordedCall): string {
   const inputs = numberedEdits(call.prompt);
   return JSON.stringify({
     reasoning: 'merged',
-    edits: [{ op: 'append', content: `(${inputs.map((input) => input.edit.content).join(' + ')})`, mergedFrom: inputs.map((input) => input.number), support: 1000 }],
+    edits: [
+      { op: 'append', content: `(${inputs.map((input) => input.edit.content).join(' + ')})`, mergedFrom: inputs.map((input) => input.number), support: 1000 },
+    ],
   });
 }
 
 describe('aggregateEdits', () => {
   test('a merge batch size below 2 is rejected with a clear error', async () => {
-    await expect(aggregateEdits({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), skill: SKILL, patches: [], mergeBatchSize: 1 })).rejects.toMatchObject({
+    await expect(
+      aggregateEdits({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), skill: SKILL, patches: [], mergeBatchSize: 1 }),
+    ).rejects.toMatchObject({
       code: 'config-invalid',
       message: expect.stringContaining('mergeBatchSize must be a whole number of at least 2'),
     });
   });
 
   test('a single patch passes through with no merge call', async () => {
-    const result = await aggregateEdits({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), skill: SKILL, patches: [patch('failure', 'A'), { kind: 'success', edits: [] }], mergeBatchSize: 2 });
+    const result = await aggregateEdits({
+      model: NEVER_CALLED_OPTIMIZER_DOUBLE,
+      signal: noAbort(),
+      skill: SKILL,
+      patches: [patch('failure', 'A'), { kind: 'success', edits: [] }],
+      mergeBatchSize: 2,
+    });
     expect(result).toEqual({ ok: true, value: { edits: [edit('A', 2, 'failure')], mergeCalls: 0 }, attempts: 0, usage: { inputTokens: 0, outputTokens: 0 } });
   });
 
@@ -57,7 +67,13 @@ describe('aggregateEdits', () => {
     const patches = ['F1', 'F2', 'F3', 'F4', 'F5', 'F6', 'F7'].map((name) => patch('failure', name));
     const outputs = await Promise.all(
       (['immediate', 'reverse', 'random'] as const).map((completionOrder) =>
-        aggregateEdits({ model: createScriptedOptimizerDouble({ reply: mergeReply, completionOrder }), signal: noAbort(), skill: SKILL, patches, mergeBatchSize: 3 }),
+        aggregateEdits({
+          model: createScriptedOptimizerDouble({ reply: mergeReply, completionOrder }),
+          signal: noAbort(),
+          skill: SKILL,
+          patches,
+          mergeBatchSize: 3,
+        }),
       ),
     );
     expect(outputs[1]).toEqual(outputs[0]);

@@ -1,5 +1,11 @@
 import { editSchema } from '@skillopt/contract';
-import { proposeCandidate, readAppendixNotes, type CandidateProposalOptions, type CandidateProposalProgress, type CandidateProposalSettings } from '../src/index';
+import {
+  proposeCandidate,
+  readAppendixNotes,
+  type CandidateProposalOptions,
+  type CandidateProposalProgress,
+  type CandidateProposalSettings,
+} from '../src/index';
 import { createScriptedOptimizerDouble, noAbort, type RecordedCall } from './scripted-optimizer-double';
 import { numberedEdits, scored, trajectoryIds } from './fixtures';
 
@@ -26,7 +32,11 @@ type Replies = Partial<Record<string, (call: RecordedCall) => string>>;
 function analystReply(call: RecordedCall): string {
   const kind = call.prompt.includes('## Failed trajectories') ? 'failure' : 'success';
   const ids = trajectoryIds(call.prompt).join('+');
-  return JSON.stringify({ reasoning: 'seen', edits: [{ op: 'append', content: `- ${kind} rule for ${ids}`, rationale: 'r' }], appendixNotes: [`Re-read the rule for ${ids}.`] });
+  return JSON.stringify({
+    reasoning: 'seen',
+    edits: [{ op: 'append', content: `- ${kind} rule for ${ids}`, rationale: 'r' }],
+    appendixNotes: [`Re-read the rule for ${ids}.`],
+  });
 }
 
 /** A merge that keeps every input edit as it is. */
@@ -106,7 +116,14 @@ describe('proposeCandidate', () => {
     const model = scriptedOptimizer();
     await propose(model);
     for (const call of model.calls) expect(call.prompt).toContain('- Answer the question.');
-    expect(model.calls.filter((call) => call.prompt.includes('STRATEGY-NOTES')).map((call) => call.purpose)).toEqual(['reflect', 'reflect', 'reflect', 'merge', 'merge', 'rank']);
+    expect(model.calls.filter((call) => call.prompt.includes('STRATEGY-NOTES')).map((call) => call.purpose)).toEqual([
+      'reflect',
+      'reflect',
+      'reflect',
+      'merge',
+      'merge',
+      'rank',
+    ]);
     // Merging and ranking judge the edits in hand; only the analysts are warned off rejected ones.
     expect(model.calls.filter((call) => call.prompt.includes('REJECTED-EDITS')).map((call) => call.purpose)).toEqual(['reflect', 'reflect', 'reflect']);
   });
@@ -170,25 +187,36 @@ describe('proposeCandidate', () => {
     expect(proposal).toMatchObject({ outcome: 'candidate', learningRate: 3, editCounts: { selected: 3 } });
   });
 
-  test('an autonomous learning rate is the optimizer\'s to choose', async () => {
+  test("an autonomous learning rate is the optimizer's to choose", async () => {
     const model = scriptedOptimizer({ 'lr-decide': () => '{"reasoning": "one at a time", "learningRate": 1}', rank: () => '{"selected": [2]}' });
     const learningRate = { schedule: 'autonomous' as const, maxLearningRate: 2, minLearningRate: 0, totalSteps: 4 };
     const { proposal } = await propose(model, { settings: settings({ learningRate }) });
     expect(purposes(model)).toEqual(['reflect', 'reflect', 'reflect', 'merge', 'merge', 'lr-decide', 'rank']);
-    expect(proposal).toMatchObject({ outcome: 'candidate', learningRate: 1, selectedEdits: [editSchema.parse({ op: 'append', content: '- failure rule for f3', rationale: 'kept', support: 1, source: 'failure' })] });
+    expect(proposal).toMatchObject({
+      outcome: 'candidate',
+      learningRate: 1,
+      selectedEdits: [editSchema.parse({ op: 'append', content: '- failure rule for f3', rationale: 'kept', support: 1, source: 'failure' })],
+    });
   });
 
   test('a full rewrite goes from the trajectories to the update in one call', async () => {
     const model = scriptedOptimizer({ rewrite: () => JSON.stringify({ newSkill: '# Skill\n\n- Answer in one word.\n', changeSummary: ['shorter answers'] }) });
     const { proposal, progress } = await propose(model, { settings: settings({ updateMode: 'full_rewrite_minibatch' }) });
     expect(purposes(model)).toEqual(['rewrite']);
-    expect(proposal).toMatchObject({ outcome: 'candidate', skill: '# Skill\n\n- Answer in one word.\n', selectedEdits: [], editCounts: {}, optimizerCalls: 1, sequentialWaves: 1 });
+    expect(proposal).toMatchObject({
+      outcome: 'candidate',
+      skill: '# Skill\n\n- Answer in one word.\n',
+      selectedEdits: [],
+      editCounts: {},
+      optimizerCalls: 1,
+      sequentialWaves: 1,
+    });
     expect(proposal.learningRate).toBeUndefined();
     expect(proposal.artifacts).toEqual({});
     expect(progress).toEqual([]);
   });
 
-  test('skill-aware reflection puts the analysts\' notes into the candidate', async () => {
+  test("skill-aware reflection puts the analysts' notes into the candidate", async () => {
     const { proposal } = await propose(scriptedOptimizer(), { settings: settings({ appendix: { noteSources: 'both', consolidateThreshold: 0 } }) });
     expect(proposal.outcome).toBe('candidate');
     if (proposal.outcome !== 'candidate') return;

@@ -88,7 +88,9 @@ describe('edit engine: deliberate differences from the original', () => {
   test('deleting a whole line removes its line break (original left a blank line)', () => {
     const result = applyOne(S, { op: 'delete', target: '- Use clue wording to constrain answer type.' });
     expect(result.status).toBe('applied');
-    expect(result.skill).toBe('# QA Skill\n\n## Rules\n- Prefer shortest answer span.\n\n<!-- SLOW_UPDATE_START -->\nSome slow update guidance here.\n<!-- SLOW_UPDATE_END -->\n');
+    expect(result.skill).toBe(
+      '# QA Skill\n\n## Rules\n- Prefer shortest answer span.\n\n<!-- SLOW_UPDATE_START -->\nSome slow update guidance here.\n<!-- SLOW_UPDATE_END -->\n',
+    );
   });
 
   test('replacing a line including its line break keeps the lines apart (original merged them)', () => {

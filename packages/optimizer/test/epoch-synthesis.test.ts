@@ -48,7 +48,8 @@ describe('slow update', () => {
   });
 
   test('rewrites an existing block in place, leaving the rest byte for byte', async () => {
-    const skill = '# Skill\n\n- rule\n\n<!-- SLOW_UPDATE_START -->\nold guidance\n<!-- SLOW_UPDATE_END -->\n\n\n<!-- APPENDIX_START -->\n## Execution notes\n- n\n<!-- APPENDIX_END -->\n';
+    const skill =
+      '# Skill\n\n- rule\n\n<!-- SLOW_UPDATE_START -->\nold guidance\n<!-- SLOW_UPDATE_END -->\n\n\n<!-- APPENDIX_START -->\n## Execution notes\n- n\n<!-- APPENDIX_END -->\n';
     const model = createScriptedOptimizerDouble({ reply: () => '{"guidance": "new guidance"}' });
     const result = await synthesizeSlowUpdate({ model, signal: noAbort(), previousSkill: skill, currentSkill: skill, pairs });
     expect(model.calls[0]?.prompt).toContain('old guidance');
@@ -56,7 +57,13 @@ describe('slow update', () => {
   });
 
   test('no scored pairs: no call, an explicit skip', async () => {
-    const result = await synthesizeSlowUpdate({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), previousSkill: 'a', currentSkill: 'b', pairs: [pairs[4] as ResultPair] });
+    const result = await synthesizeSlowUpdate({
+      model: NEVER_CALLED_OPTIMIZER_DOUBLE,
+      signal: noAbort(),
+      previousSkill: 'a',
+      currentSkill: 'b',
+      pairs: [pairs[4] as ResultPair],
+    });
     expect(result).toMatchObject({ ok: true, attempts: 0, value: { skill: 'b', skipped: 'no scored pairs to compare' } });
   });
 
@@ -85,7 +92,15 @@ describe('meta skill', () => {
 
   test('returns the new strategy notes as text', async () => {
     const model = createScriptedOptimizerDouble({ reply: () => '<think>{hmm}</think>{"reasoning": "r", "metaSkill": "Prefer short procedural rules."}' });
-    const result = await synthesizeMetaSkill({ model, signal: noAbort(), previousSkill: 'a', currentSkill: 'b', previousMetaSkill: '', pairs, readByLaterSteps: true });
+    const result = await synthesizeMetaSkill({
+      model,
+      signal: noAbort(),
+      previousSkill: 'a',
+      currentSkill: 'b',
+      previousMetaSkill: '',
+      pairs,
+      readByLaterSteps: true,
+    });
     expect(model.calls[0]?.purpose).toBe('meta-skill');
     expect(result.ok && result.value).toEqual({ metaSkill: 'Prefer short procedural rules.', reasoning: 'r' });
   });

@@ -8,7 +8,13 @@ export function scored(id: string, hard: number, extra: Partial<ScoredRollout> =
     hard,
     soft: hard,
     prediction: `answer-${id}`,
-    trajectory: { turns: [{ role: 'user', content: `question ${id}` }, { role: 'assistant', content: `answer-${id}` }], ...(hard === 0 ? { failureReason: 'wrong unit' } : {}) },
+    trajectory: {
+      turns: [
+        { role: 'user', content: `question ${id}` },
+        { role: 'assistant', content: `answer-${id}` },
+      ],
+      ...(hard === 0 ? { failureReason: 'wrong unit' } : {}),
+    },
     ...extra,
   };
 }

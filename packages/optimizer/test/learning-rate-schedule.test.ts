@@ -25,12 +25,15 @@ describe('learning-rate schedules', () => {
     expect(new Set(rows.map((row) => row.schedule))).toEqual(new Set(['constant', 'linear', 'cosine']));
   });
 
-  test.each(rows.map((row) => [`${row.schedule} max ${row.max} min ${row.min} T ${row.totalSteps}`, row] as const))('%s matches docs/schedules.md', (_name, row) => {
-    const settings = { schedule: row.schedule, maxLearningRate: row.max, minLearningRate: row.min, totalSteps: row.totalSteps };
-    const values = Array.from({ length: row.totalSteps }, (_unused, index) => scheduledLearningRate(settings, index + 1));
-    expect(values).toEqual(row.values);
-    expect(values.length).toBe(row.totalSteps);
-  });
+  test.each(rows.map((row) => [`${row.schedule} max ${row.max} min ${row.min} T ${row.totalSteps}`, row] as const))(
+    '%s matches docs/schedules.md',
+    (_name, row) => {
+      const settings = { schedule: row.schedule, maxLearningRate: row.max, minLearningRate: row.min, totalSteps: row.totalSteps };
+      const values = Array.from({ length: row.totalSteps }, (_unused, index) => scheduledLearningRate(settings, index + 1));
+      expect(values).toEqual(row.values);
+      expect(values.length).toBe(row.totalSteps);
+    },
+  );
 
   test('first step is the maximum, last and later steps the minimum; a pure function of the step', () => {
     const settings = { schedule: 'cosine', maxLearningRate: 16, minLearningRate: 4, totalSteps: 10 } as const;
@@ -65,7 +68,15 @@ describe('learning-rate schedules', () => {
     const edits = [1, 2, 3, 4, 5].map((n) => editSchema.parse({ op: 'append', content: `- rule ${n}` }));
     const settings = { schedule: 'autonomous', maxLearningRate: 4, minLearningRate: 1, totalSteps: 8 } as const;
     const decide = (text: string) =>
-      chooseLearningRate({ model: createScriptedOptimizerDouble({ reply: () => text }), signal: noAbort(), skill: '# S', edits, settings, globalStep: 1, evidence: { rolloutCount: 8, meanHard: 0.25, meanSoft: 0.4 } });
+      chooseLearningRate({
+        model: createScriptedOptimizerDouble({ reply: () => text }),
+        signal: noAbort(),
+        skill: '# S',
+        edits,
+        settings,
+        globalStep: 1,
+        evidence: { rolloutCount: 8, meanHard: 0.25, meanSoft: 0.4 },
+      });
     const within = await decide('{"reasoning": "evidence is strong", "learningRate": 3}');
     expect(within.ok && within.value).toEqual({ learningRate: 3, decidedBy: 'optimizer', requested: 3, clamped: false, reasoning: 'evidence is strong' });
     const above = await decide('{"learningRate": "9"}');

@@ -45,8 +45,16 @@ describe('reflect', () => {
       ['success', 0, ['s1', 's2']],
       ['success', 1, ['s3']],
     ]);
-    expect(result.reports.map((report) => report.edits.map((edit) => edit.support))).toEqual([[2, 2], [2, 2], [1, 1], [2, 2], [1, 1]]);
-    expect(result.reports[0]?.edits[0]).toEqual(editSchema.parse({ op: 'append', content: '- fail rule 1 for f1+f2', rationale: 'r', support: 2, source: 'failure' }));
+    expect(result.reports.map((report) => report.edits.map((edit) => edit.support))).toEqual([
+      [2, 2],
+      [2, 2],
+      [1, 1],
+      [2, 2],
+      [1, 1],
+    ]);
+    expect(result.reports[0]?.edits[0]).toEqual(
+      editSchema.parse({ op: 'append', content: '- fail rule 1 for f1+f2', rationale: 'r', support: 2, source: 'failure' }),
+    );
     expect(result.reports[3]?.edits[0]?.source).toBe('success');
     expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 25 });
     expect(result.calls).toBe(5);
@@ -115,7 +123,15 @@ describe('reflect', () => {
     });
     const result: ReflectionResult = await reflect({ model, signal: noAbort(), skill: SKILL, results, minibatchSize: 2, maxEditsPerAnalyst: 2 });
     expect(result.failures).toHaveLength(1);
-    expect(result.failures[0]).toMatchObject({ ok: false, stage: 'reflect', prompt: 'reflect-failure', kind: 'failure', minibatchIndex: 1, itemIds: ['f3', 'f4'], attempts: 2 });
+    expect(result.failures[0]).toMatchObject({
+      ok: false,
+      stage: 'reflect',
+      prompt: 'reflect-failure',
+      kind: 'failure',
+      minibatchIndex: 1,
+      itemIds: ['f3', 'f4'],
+      attempts: 2,
+    });
     expect(result.reports).toHaveLength(4);
     expect(result.calls).toBe(6);
     expect(result.usage).toEqual({ inputTokens: 60, outputTokens: 30 });
@@ -133,6 +149,8 @@ describe('reflect', () => {
 
   test('invalid sizes are configuration errors', async () => {
     const model = createScriptedOptimizerDouble({ reply: analystReply });
-    await expect(reflect({ model, signal: noAbort(), skill: SKILL, results, minibatchSize: 0, maxEditsPerAnalyst: 2 })).rejects.toMatchObject({ code: 'config-invalid' });
+    await expect(reflect({ model, signal: noAbort(), skill: SKILL, results, minibatchSize: 0, maxEditsPerAnalyst: 2 })).rejects.toMatchObject({
+      code: 'config-invalid',
+    });
   });
 });

@@ -40,7 +40,9 @@ describe('RejectedEditBuffer', () => {
 
   test('rejects data that is not a saved buffer, and bad sizes', () => {
     expect(() => RejectedEditBuffer.fromJSON({ version: 2, maxEntries: 3, entries: [] })).toThrow(/not a saved rejected-edit buffer/);
-    expect(() => RejectedEditBuffer.fromJSON({ version: 1, maxEntries: 3, entries: [{ globalStep: 0, edit: {} }] })).toThrow(expect.objectContaining({ code: 'data-invalid' }));
+    expect(() => RejectedEditBuffer.fromJSON({ version: 1, maxEntries: 3, entries: [{ globalStep: 0, edit: {} }] })).toThrow(
+      expect.objectContaining({ code: 'data-invalid' }),
+    );
     expect(() => new RejectedEditBuffer({ maxEntries: 0 })).toThrow(expect.objectContaining({ code: 'config-invalid' }));
   });
 

@@ -3,7 +3,9 @@ import { selectEdits } from '../src/index';
 import { createScriptedOptimizerDouble, NEVER_CALLED_OPTIMIZER_DOUBLE, noAbort } from './scripted-optimizer-double';
 import { numberedEdits } from './fixtures';
 
-const edits: Edit[] = ['a', 'b', 'c', 'd', 'e'].map((name, index) => editSchema.parse({ op: 'append', content: `- rule ${name}`, support: index + 1, source: 'failure' }));
+const edits: Edit[] = ['a', 'b', 'c', 'd', 'e'].map((name, index) =>
+  editSchema.parse({ op: 'append', content: `- rule ${name}`, support: index + 1, source: 'failure' }),
+);
 
 describe('selectEdits', () => {
   test('a learning rate of 0 keeps nothing and makes no call', async () => {
@@ -23,7 +25,12 @@ describe('selectEdits', () => {
     expect(model.calls[0]?.purpose).toBe('rank');
     expect(numberedEdits(model.calls[0]?.prompt ?? '').map((item) => item.support)).toEqual([1, 2, 3, 4, 5]);
     expect(model.calls[0]?.prompt).toContain('prefer small edits');
-    expect(result.ok && result.value).toEqual({ edits: [edits[4], edits[1], edits[3]], selectedIndexes: [4, 1, 3], ranked: true, reasoning: 'most support first' });
+    expect(result.ok && result.value).toEqual({
+      edits: [edits[4], edits[1], edits[3]],
+      selectedIndexes: [4, 1, 3],
+      ranked: true,
+      reasoning: 'most support first',
+    });
   });
 
   test('an unusable ranking is re-asked once, then fails the stage (no silent truncation)', async () => {
@@ -33,6 +40,8 @@ describe('selectEdits', () => {
   });
 
   test('a negative learning rate is a configuration error', async () => {
-    await expect(selectEdits({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), skill: '# S', edits, learningRate: -1 })).rejects.toMatchObject({ code: 'config-invalid' });
+    await expect(selectEdits({ model: NEVER_CALLED_OPTIMIZER_DOUBLE, signal: noAbort(), skill: '# S', edits, learningRate: -1 })).rejects.toMatchObject({
+      code: 'config-invalid',
+    });
   });
 });

@@ -31,7 +31,9 @@ describe('update modes', () => {
   });
 
   test('a rewrite that writes marker lines is re-asked, then fails the stage', async () => {
-    const model = createScriptedOptimizerDouble({ reply: () => JSON.stringify({ newSkill: '# S\n<!-- SLOW_UPDATE_START -->\nmine\n<!-- SLOW_UPDATE_END -->\n' }) });
+    const model = createScriptedOptimizerDouble({
+      reply: () => JSON.stringify({ newSkill: '# S\n<!-- SLOW_UPDATE_START -->\nmine\n<!-- SLOW_UPDATE_END -->\n' }),
+    });
     const result = await rewriteFromSuggestions({ model, signal: noAbort(), skill: SKILL, edits: [suggestion] });
     expect(result).toMatchObject({ ok: false, stage: 'rewrite', prompt: 'rewrite-from-suggestions', attempts: 2 });
     expect(model.calls[1]?.lastMessage).toContain('marker');

@@ -49,7 +49,12 @@ describe('parseStructuredReply', () => {
     const reply = '{"reasoning": "r", "edits": [{"op": "append", "content": "one"}, {"op": "append", "content": "two"}, {"op": "app';
     expect(parseStructuredReply(reply, editsReply)).toEqual({
       ok: true,
-      value: { edits: [{ op: 'append', content: 'one' }, { op: 'append', content: 'two' }] },
+      value: {
+        edits: [
+          { op: 'append', content: 'one' },
+          { op: 'append', content: 'two' },
+        ],
+      },
       repaired: true,
     });
   });
@@ -87,7 +92,12 @@ describe('requestStructuredReply', () => {
       reply: (_call, index) => (index === 0 ? 'I cannot decide.' : '{"edits": [{"op": "append", "content": "x"}]}'),
     });
     const result = await request(model);
-    expect(result).toEqual({ ok: true, value: { value: { edits: [{ op: 'append', content: 'x' }] }, repaired: false }, attempts: 2, usage: { inputTokens: 20, outputTokens: 10 } });
+    expect(result).toEqual({
+      ok: true,
+      value: { value: { edits: [{ op: 'append', content: 'x' }] }, repaired: false },
+      attempts: 2,
+      usage: { inputTokens: 20, outputTokens: 10 },
+    });
     expect(model.calls[1]?.messages).toEqual(['prompt', 'I cannot decide.', expect.stringContaining('no JSON value was found')]);
   });
 

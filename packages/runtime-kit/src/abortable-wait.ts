@@ -16,10 +16,13 @@ export function sleep(milliseconds: number, signal?: AbortSignal): Promise<void>
       clearTimeout(timer);
       reject(abortReason(signal as AbortSignal));
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, milliseconds));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, milliseconds),
+    );
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

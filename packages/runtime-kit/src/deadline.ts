@@ -33,8 +33,7 @@ export function createDeadline(options: DeadlineOptions): Deadline {
   const onParentAbort = (): void => controller.abort(abortReason(parent as AbortSignal));
   if (parent?.aborted) onParentAbort();
   else parent?.addEventListener('abort', onParentAbort, { once: true });
-  const timer =
-    timeoutMs === undefined || controller.signal.aborted ? undefined : setTimeout(() => controller.abort(options.timeoutReason()), timeoutMs);
+  const timer = timeoutMs === undefined || controller.signal.aborted ? undefined : setTimeout(() => controller.abort(options.timeoutReason()), timeoutMs);
   return {
     signal: controller.signal,
     dispose() {

@@ -67,7 +67,9 @@ describe('withDeadline', () => {
 
   it('does not start when the caller is already aborted', async () => {
     const operation = jest.fn(async () => 'never');
-    await expect(withDeadline(operation, { timeoutMs: 5000, signal: AbortSignal.abort(new Error('gone')), timeoutReason: () => tooSlow })).rejects.toThrow('gone');
+    await expect(withDeadline(operation, { timeoutMs: 5000, signal: AbortSignal.abort(new Error('gone')), timeoutReason: () => tooSlow })).rejects.toThrow(
+      'gone',
+    );
     expect(operation).not.toHaveBeenCalled();
   });
 

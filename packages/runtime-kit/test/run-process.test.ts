@@ -34,7 +34,10 @@ describe('runProcess', () => {
   it('feeds the prompt to stdin and captures stdout, stderr and the exit code', async () => {
     const result = await runProcess({
       command: node,
-      args: ['-e', 'let text = ""; process.stdin.on("data", (d) => (text += d)); process.stdin.on("end", () => { process.stdout.write(text.toUpperCase()); process.stderr.write("done"); process.exit(3); });'],
+      args: [
+        '-e',
+        'let text = ""; process.stdin.on("data", (d) => (text += d)); process.stdin.on("end", () => { process.stdout.write(text.toUpperCase()); process.stderr.write("done"); process.exit(3); });',
+      ],
       stdin: 'summarise this skill document ✓',
     });
     expect(result).toMatchObject({
@@ -50,7 +53,11 @@ describe('runProcess', () => {
   });
 
   it('gives the child /dev/null as stdin when there is no prompt, so it never waits for input', async () => {
-    const result = await runProcess({ command: node, args: ['-e', 'process.stdin.on("data", () => {}); process.stdin.on("end", () => console.log("eof"));'], timeoutMs: 20_000 });
+    const result = await runProcess({
+      command: node,
+      args: ['-e', 'process.stdin.on("data", () => {}); process.stdin.on("end", () => console.log("eof"));'],
+      timeoutMs: 20_000,
+    });
     expect(result).toMatchObject({ exitCode: 0, stdout: 'eof\n', timedOut: false });
   });
 

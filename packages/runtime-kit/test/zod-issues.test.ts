@@ -17,7 +17,9 @@ describe('formatZodIssues', () => {
   });
 
   it('names each key where the user wrote it, given the section the value sits in', () => {
-    expect(formatZodIssues(issuesOf({ limit: 1, split: { seed: 1.5 } }), { pathPrefix: 'env' })).toBe('env.split.seed: Invalid input: expected int, received number');
+    expect(formatZodIssues(issuesOf({ limit: 1, split: { seed: 1.5 } }), { pathPrefix: 'env' })).toBe(
+      'env.split.seed: Invalid input: expected int, received number',
+    );
   });
 
   it('takes the error itself as well as its issues', () => {

@@ -15,7 +15,7 @@ const FALLBACK_MINIMUM_NODE = '20.19.0';
 export default class Doctor extends SkillOptCommand {
   static override summary = 'Check the setup: Node.js, installed packages, credentials and endpoints.';
   static override description =
-    'Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which credentials are set as environment variables (never their values); and, with --config, whether the config\'s packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.';
+    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which credentials are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
   static override examples = [
     { description: 'Check the setup', command: '<%= config.bin %> doctor' },
     { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config configs/searchqa/default.yaml' },
@@ -43,7 +43,8 @@ export default class Doctor extends SkillOptCommand {
     ];
     const packages: Array<{ from: string; directory: string; packages: InstalledPackage[] }> = [];
     for (const location of locations) packages.push({ ...location, packages: await scanInstalledPackages(location.directory) });
-    for (const found of packages.flatMap((location) => location.packages)) if (!found.ok) problems.push(`${found.packageName}: ${found.problem ?? 'cannot be used'}`);
+    for (const found of packages.flatMap((location) => location.packages))
+      if (!found.ok) problems.push(`${found.packageName}: ${found.problem ?? 'cannot be used'}`);
 
     const credentials = credentialPresence();
 
@@ -60,7 +61,8 @@ export default class Doctor extends SkillOptCommand {
               : `the config's ${found.kind} package "${found.name}" cannot be used: ${found.problem.split('\n')[0] ?? ''}`,
           );
       endpoints = await Promise.all(configuredEndpoints(inspected.config).map((endpoint) => checkEndpoint(endpoint.key, endpoint.url)));
-      for (const endpoint of endpoints) if (!endpoint.answered) problems.push(`${endpoint.key} (${endpoint.url}) does not answer: ${endpoint.problem ?? 'no answer'}`);
+      for (const endpoint of endpoints)
+        if (!endpoint.answered) problems.push(`${endpoint.key} (${endpoint.url}) does not answer: ${endpoint.problem ?? 'no answer'}`);
     }
 
     if (flags.json) {
@@ -101,10 +103,14 @@ export default class Doctor extends SkillOptCommand {
       if (flags.config && configPackages && endpoints) {
         out.push('', `Config ${flags.config}`);
         for (const found of configPackages)
-          out.push(`  ${found.kind} ${found.name}: ${found.problem ? (found.installCommand ? `NOT INSTALLED (${found.installCommand})` : `UNUSABLE: ${found.problem.split('\n')[0] ?? ''}`) : `${found.packageName ?? ''} ok`}`);
+          out.push(
+            `  ${found.kind} ${found.name}: ${found.problem ? (found.installCommand ? `NOT INSTALLED (${found.installCommand})` : `UNUSABLE: ${found.problem.split('\n')[0] ?? ''}`) : `${found.packageName ?? ''} ok`}`,
+          );
         if (endpoints.length === 0) out.push('  no endpoints configured (backends.*.base_url)');
         for (const endpoint of endpoints)
-          out.push(`  ${endpoint.key} ${endpoint.url}: ${endpoint.answered ? `answers (HTTP ${endpoint.status ?? '?'})` : `NO ANSWER (${endpoint.problem ?? ''})`}`);
+          out.push(
+            `  ${endpoint.key} ${endpoint.url}: ${endpoint.answered ? `answers (HTTP ${endpoint.status ?? '?'})` : `NO ANSWER (${endpoint.problem ?? ''})`}`,
+          );
       } else out.push('', 'Pass --config <file> to check the packages and endpoints of a config.');
       out.push('', problems.length === 0 ? 'No problems found.' : `${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
       writeLine(out.join('\n'));

@@ -17,9 +17,15 @@ export default class Eval extends SkillOptCommand {
   static override description =
     'Rolls the skill out with the target model of the config on every item of the split (test by default; evaluation.test_env_num, sel_env_num or train.train_size limit it as in training) and prints the items scored and excluded, the mean hard score (pass rate) and soft score (partial credit), and the calls and tokens it took. No optimizer model is called. Items whose rollout keeps failing for infrastructure reasons are excluded from the means and listed.';
   static override examples = [
-    { description: 'A trained skill on the test split of the demo, with the simulated model', command: '<%= config.bin %> eval --config configs/demo/default.yaml --skill outputs/demo/best_skill.md' },
+    {
+      description: 'A trained skill on the test split of the demo, with the simulated model',
+      command: '<%= config.bin %> eval --config configs/demo/default.yaml --skill outputs/demo/best_skill.md',
+    },
     { description: 'The validation split, as JSON', command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --split val --json' },
-    { description: 'A different target model', command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --set model.target=gpt-5.4-mini' },
+    {
+      description: 'A different target model',
+      command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --set model.target=gpt-5.4-mini',
+    },
   ];
   static override flags = {
     ...configFlags,
@@ -35,7 +41,11 @@ export default class Eval extends SkillOptCommand {
     const skillFile = path.resolve(workingDirectory, flags.skill);
     const skill = await readSkillFile(path.isAbsolute(flags.skill) ? flags.skill : path.relative(workingDirectory, skillFile));
     if (skill.trim() === '')
-      throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it` });
+      throw new SkillOptError({
+        code: ERROR_CODES.configInvalid,
+        category: 'user',
+        message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it`,
+      });
     const run = await prepareRun({
       ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
       needsOptimizer: false,
@@ -89,9 +99,15 @@ function formatReport(report: EvaluationReport, skillName: string, targetBackend
     ['  soft score', summary.nothingScored ? '—' : `${formatScore(summary.meanSoft)} (partial credit)`],
   ];
   for (const [role, totals] of Object.entries(report.usage.byRole))
-    rows.push([`  ${role} calls`, `${formatCount(totals.calls)} calls, ${formatCount(totals.inputTokens)} tokens in, ${formatCount(totals.outputTokens)} out${totals.estimatedUsageCalls > 0 ? ' (estimated)' : ''}`]);
+    rows.push([
+      `  ${role} calls`,
+      `${formatCount(totals.calls)} calls, ${formatCount(totals.inputTokens)} tokens in, ${formatCount(totals.outputTokens)} out${totals.estimatedUsageCalls > 0 ? ' (estimated)' : ''}`,
+    ]);
   rows.push(['  cost', formatUsd(report.usage.overall.costUsd, report.usage.overall.unpricedCalls)]);
-  const lines = [`Evaluation on ${report.environmentId}, ${report.split} split${simulated ? ' with the SIMULATED model (no real model was called)' : ''}`, formatTable(rows)];
+  const lines = [
+    `Evaluation on ${report.environmentId}, ${report.split} split${simulated ? ' with the SIMULATED model (no real model was called)' : ''}`,
+    formatTable(rows),
+  ];
   const excluded = report.items.filter((item) => item.status === 'excluded');
   if (excluded.length > 0) {
     lines.push('', 'Excluded items (left out of both means):');

@@ -13,15 +13,27 @@ export default class Train extends SkillOptCommand {
   static override description =
     'Runs the SkillOpt loop of the config: per step the target rolls out a batch with the current skill, the optimizer proposes edits, and the validation gate accepts the candidate only if it beats the incumbent. Everything is written to the run directory; a stopped run resumes with --resume.';
   static override examples = [
-    { description: 'Train on the demo with the simulated model (no API key, no network)', command: '<%= config.bin %> train --config configs/demo/default.yaml' },
-    { description: 'Two epochs, into a directory of your choice', command: '<%= config.bin %> train -c configs/searchqa/default.yaml --set train.num_epochs=2 --out runs/searchqa-1' },
-    { description: 'Resume a stopped run, with a raised budget', command: '<%= config.bin %> train --resume runs/searchqa-1 --set budget.optimizer.max_calls=500' },
+    {
+      description: 'Train on the demo with the simulated model (no API key, no network)',
+      command: '<%= config.bin %> train --config configs/demo/default.yaml',
+    },
+    {
+      description: 'Two epochs, into a directory of your choice',
+      command: '<%= config.bin %> train -c configs/searchqa/default.yaml --set train.num_epochs=2 --out runs/searchqa-1',
+    },
+    {
+      description: 'Resume a stopped run, with a raised budget',
+      command: '<%= config.bin %> train --resume runs/searchqa-1 --set budget.optimizer.max_calls=500',
+    },
     { description: 'Stream the run events as JSON lines', command: '<%= config.bin %> train -c configs/demo/default.yaml --json > events.jsonl' },
   ];
   static override flags = {
     ...configFlags,
     out: Flags.string({ char: 'o', description: 'run directory (default: env.out_root, else outputs/skillopt_<env>_<optimizer>_<time>)' }),
-    resume: Flags.string({ description: 'resume the run in this directory (its config.json is the config; --set still applies)', exclusive: ['config', 'out'] }),
+    resume: Flags.string({
+      description: 'resume the run in this directory (its config.json is the config; --set still applies)',
+      exclusive: ['config', 'out'],
+    }),
     json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, and nothing else' }),
   };
 
@@ -36,7 +48,12 @@ export default class Train extends SkillOptCommand {
     });
     for (const warning of run.warnings) this.warn(warning.message);
     const { config } = run;
-    const runDirectory = resumeDirectory ?? path.resolve(workingDirectory, flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend));
+    const runDirectory =
+      resumeDirectory ??
+      path.resolve(
+        workingDirectory,
+        flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend),
+      );
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
 
     const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';

@@ -24,7 +24,8 @@ export function configuredEndpoints(config: { backends?: unknown }): Array<{ key
       if (ENDPOINT_KEYS.has(key) && typeof value === 'string' && value.trim() !== '') found.push({ key: `backends.${id}.${key}`, url: value.trim() });
       if (ROLE_SECTIONS.has(key) && isMapping(value))
         for (const [roleKey, roleValue] of Object.entries(value))
-          if (ENDPOINT_KEYS.has(roleKey) && typeof roleValue === 'string' && roleValue.trim() !== '') found.push({ key: `backends.${id}.${key}.${roleKey}`, url: roleValue.trim() });
+          if (ENDPOINT_KEYS.has(roleKey) && typeof roleValue === 'string' && roleValue.trim() !== '')
+            found.push({ key: `backends.${id}.${key}.${roleKey}`, url: roleValue.trim() });
     }
   }
   return found;
@@ -49,7 +50,8 @@ export async function checkEndpoint(key: string, url: string, timeoutMs = 3000):
   } catch {
     return { key, url: shown, answered: false, problem: 'not a valid URL' };
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { key, url: shown, answered: false, problem: `not an http(s) URL (${parsed.protocol})` };
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return { key, url: shown, answered: false, problem: `not an http(s) URL (${parsed.protocol})` };
   // fetch refuses URLs with credentials; the server answers (or not) without them too.
   parsed.username = '';
   parsed.password = '';
@@ -60,7 +62,9 @@ export async function checkEndpoint(key: string, url: string, timeoutMs = 3000):
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-    const problem = timedOut ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
+    const problem = timedOut
+      ? `no answer within ${timeoutMs / 1000} s`
+      : (cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
     return { key, url: shown, answered: false, problem };
   }
 }

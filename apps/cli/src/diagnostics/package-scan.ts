@@ -76,7 +76,9 @@ async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>
       id: manifest.id,
       specificationVersion: manifest.specificationVersion,
       ok: supported,
-      problem: supported ? undefined : `declares package specification ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS['package-manifest'].join(', ')}`,
+      problem: supported
+        ? undefined
+        : `declares package specification ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS['package-manifest'].join(', ')}`,
     };
   } catch (error) {
     return { ...base, id: undefined, specificationVersion: undefined, ok: false, problem: error instanceof Error ? error.message : String(error) };

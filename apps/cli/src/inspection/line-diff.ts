@@ -42,7 +42,8 @@ function middleScript(a: readonly string[], b: readonly string[]): DiffLine[] {
   const lcs = new Uint32Array((n + 1) * width);
   for (let i = n - 1; i >= 0; i -= 1)
     for (let j = m - 1; j >= 0; j -= 1)
-      lcs[i * width + j] = a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] as number) + 1 : Math.max(lcs[(i + 1) * width + j] as number, lcs[i * width + j + 1] as number);
+      lcs[i * width + j] =
+        a[i] === b[j] ? (lcs[(i + 1) * width + j + 1] as number) + 1 : Math.max(lcs[(i + 1) * width + j] as number, lcs[i * width + j + 1] as number);
   const script: DiffLine[] = [];
   let i = 0;
   let j = 0;

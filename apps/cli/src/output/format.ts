@@ -15,7 +15,6 @@ export function formatCount(value: number): string {
 /** Rows of cells as aligned text columns. */
 export function formatTable(rows: ReadonlyArray<readonly string[]>): string {
   const widths: number[] = [];
-  for (const row of rows)
-    for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, cell.length);
+  for (const row of rows) for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, cell.length);
   return rows.map((row) => row.map((cell, index) => (index === row.length - 1 ? cell : cell.padEnd(widths[index] ?? 0))).join('  ')).join('\n');
 }

@@ -60,7 +60,9 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
           status.epochs = event.epochs;
           status.totalSteps = event.epochs * event.stepsPerEpoch;
           line(`${event.resumed ? 'Resuming' : 'Training'} on ${event.environmentId}: target ${event.targetModel}, optimizer ${event.optimizerModel}`);
-          line(`Splits: ${event.splitSizes.train} train, ${event.splitSizes.val} validation, ${event.splitSizes.test} test; ${event.epochs} epochs of ${event.stepsPerEpoch} steps`);
+          line(
+            `Splits: ${event.splitSizes.train} train, ${event.splitSizes.val} validation, ${event.splitSizes.test} test; ${event.epochs} epochs of ${event.stepsPerEpoch} steps`,
+          );
           line(`Run directory: ${event.runDirectory}`);
           break;
         case 'epoch-started':
@@ -86,7 +88,9 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
         case 'gate-decided':
           if (event.accepted) status.accepted += 1;
           else status.rejected += 1;
-          line(`  step ${event.globalStep}: ${event.accepted ? 'accepted' : 'rejected'} (${formatScore(event.candidateScore)} vs ${formatScore(event.incumbentScore)}) ${event.reason}`);
+          line(
+            `  step ${event.globalStep}: ${event.accepted ? 'accepted' : 'rejected'} (${formatScore(event.candidateScore)} vs ${formatScore(event.incumbentScore)}) ${event.reason}`,
+          );
           break;
         case 'stage-failed':
           line(`  ${event.globalStep ? `step ${event.globalStep}: ` : ''}stage ${event.stage} failed: ${event.reason}`);

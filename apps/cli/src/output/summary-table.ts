@@ -14,9 +14,15 @@ export function formatRunSummary(summary: RunSummary): string {
     ]);
   rows.push(['candidates', `${summary.acceptedCandidates} accepted, ${summary.rejectedCandidates} rejected by the gate`]);
   for (const [role, totals] of Object.entries(summary.usage.byRole))
-    rows.push([`${role} calls`, `${formatCount(totals.calls)} calls, ${formatCount(totals.inputTokens)} tokens in, ${formatCount(totals.outputTokens)} out${totals.estimatedUsageCalls > 0 ? ' (estimated)' : ''}`]);
+    rows.push([
+      `${role} calls`,
+      `${formatCount(totals.calls)} calls, ${formatCount(totals.inputTokens)} tokens in, ${formatCount(totals.outputTokens)} out${totals.estimatedUsageCalls > 0 ? ' (estimated)' : ''}`,
+    ]);
   rows.push(['cost', formatUsd(summary.usage.overall.costUsd, summary.usage.overall.unpricedCalls)]);
-  rows.push(['rollouts', `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${summary.excludedItems.length} excluded (infrastructure)`]);
+  rows.push([
+    'rollouts',
+    `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${summary.excludedItems.length} excluded (infrastructure)`,
+  ]);
   rows.push(['sequential waves', formatCount(summary.sequentialWaves)]);
   if (summary.stageFailures.length > 0) rows.push(['failed stages', `${summary.stageFailures.length} (see the step records)`]);
   rows.push(['run directory', summary.runDirectory]);

@@ -67,7 +67,10 @@ export function createFixtureProject(config: string = defaultConfig()): FixtureP
   writeFileSync(path.join(directory, 'package.json'), JSON.stringify({ name: 'fixture-project', private: true }));
   const packageDirectory = path.join(directory, 'node_modules', 'skillopt-env-fixture');
   mkdirSync(packageDirectory, { recursive: true });
-  writeFileSync(path.join(packageDirectory, 'package.json'), JSON.stringify({ name: 'skillopt-env-fixture', version: '1.0.0', type: 'module', exports: { '.': './index.js' } }));
+  writeFileSync(
+    path.join(packageDirectory, 'package.json'),
+    JSON.stringify({ name: 'skillopt-env-fixture', version: '1.0.0', type: 'module', exports: { '.': './index.js' } }),
+  );
   writeFileSync(path.join(packageDirectory, 'index.js'), FIXTURE_ENV_SOURCE);
   const configFile = path.join(directory, 'train.yaml');
   writeFileSync(configFile, config);

@@ -13,7 +13,9 @@ export interface ManifestCommand {
  * through console.log, which Jest's workers buffer).
  */
 export function manifestCommands(): Record<string, ManifestCommand> {
-  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as { commands: Record<string, ManifestCommand> };
+  const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'oclif.manifest.json'), 'utf8')) as {
+    commands: Record<string, ManifestCommand>;
+  };
   return manifest.commands;
 }
 

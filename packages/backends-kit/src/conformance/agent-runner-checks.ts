@@ -94,7 +94,11 @@ export const AGENT_RUNNER_CONFORMANCE_CHECKS: readonly NamedAgentRunnerCheck[] =
       assert.ok(result.transcript.length > 0, "a run that finishes: the transcript must keep the harness's events");
       assertUsage(result.usage, runner.capabilities?.reportedUsage, 'a run that finishes');
       assert.ok(existsSync(request.workspace), 'a run that finishes: the workspace belongs to the caller; the runner must not remove it');
-      assert.equal(await readFile(path.join(request.workspace, INPUT_FILE), 'utf8'), INPUT_TEXT, "a run that finishes: the request's files must be in the workspace, and stay there");
+      assert.equal(
+        await readFile(path.join(request.workspace, INPUT_FILE), 'utf8'),
+        INPUT_TEXT,
+        "a run that finishes: the request's files must be in the workspace, and stay there",
+      );
     },
   },
   {

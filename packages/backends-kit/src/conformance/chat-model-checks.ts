@@ -76,7 +76,10 @@ export const CHAT_MODEL_CONFORMANCE_CHECKS: readonly NamedChatModelCheck[] = [
     async run(options, context) {
       const model = await options.createAnsweringModel(context);
       const result = await answered(model, PROBE_REQUEST, context, 'a plain request');
-      assert.ok(result.text.trim() !== '' || (result.toolCalls?.length ?? 0) > 0, 'a plain request: the answer is empty (an empty reply must be an error, never an answer)');
+      assert.ok(
+        result.text.trim() !== '' || (result.toolCalls?.length ?? 0) > 0,
+        'a plain request: the answer is empty (an empty reply must be an error, never an answer)',
+      );
       assertUsage(result.usage, model.capabilities?.reportedUsage, 'a plain request');
     },
   },
@@ -105,7 +108,11 @@ export const CHAT_MODEL_CONFORMANCE_CHECKS: readonly NamedChatModelCheck[] = [
       const model = await options.createAnsweringModel(context);
       const error = await rejectionWithin(model.generate({ messages: [], purpose: 'probe' }), 10_000, 'a request without messages');
       assert.ok(SkillOptError.isInstance(error), `a request without messages: expected a SkillOptError, got ${describeError(error)}`);
-      assert.equal(error.retryable, false, `a request without messages: the same request cannot succeed later, so it is not retryable: ${describeError(error)}`);
+      assert.equal(
+        error.retryable,
+        false,
+        `a request without messages: the same request cannot succeed later, so it is not retryable: ${describeError(error)}`,
+      );
       assertNoSecret(error, context.secret, 'a request without messages');
     },
   },
@@ -116,7 +123,11 @@ export const CHAT_MODEL_CONFORMANCE_CHECKS: readonly NamedChatModelCheck[] = [
       const grace = options.settleGraceMs ?? DEFAULT_SETTLE_GRACE_MS;
       const model = await options.createStalledModel({ ...context, timeoutMs: 60_000 });
       const reason = new Error('the conformance suite aborted this call');
-      assert.equal(await rejectionWithin(model.generate({ ...PROBE_REQUEST, signal: AbortSignal.abort(reason) }), grace, 'an aborted signal'), reason, 'a call with an already aborted signal must reject with its reason');
+      assert.equal(
+        await rejectionWithin(model.generate({ ...PROBE_REQUEST, signal: AbortSignal.abort(reason) }), grace, 'an aborted signal'),
+        reason,
+        'a call with an already aborted signal must reject with its reason',
+      );
       const controller = new AbortController();
       const pending = model.generate({ ...PROBE_REQUEST, signal: controller.signal });
       setTimeout(() => controller.abort(reason), 50);

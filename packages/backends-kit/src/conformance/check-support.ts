@@ -48,7 +48,8 @@ export function describeError(error: unknown): string {
 export function assertNoSecret(error: unknown, secret: string, situation: string): void {
   const forms = [String(error), error instanceof Error ? (error.stack ?? '') : ''];
   if (SkillOptError.isInstance(error)) forms.push(JSON.stringify(error.toJSON()));
-  for (const form of forms) assert.ok(!form.includes(secret), `${situation}: the error text contains the credential: ${describeError(error).split(secret).join('<the secret>')}`);
+  for (const form of forms)
+    assert.ok(!form.includes(secret), `${situation}: the error text contains the credential: ${describeError(error).split(secret).join('<the secret>')}`);
 }
 
 type Settled<T> = { status: 'resolved'; value: T; afterMs: number } | { status: 'rejected'; reason: unknown; afterMs: number } | { status: 'pending' };
@@ -83,7 +84,11 @@ export async function rejectionWithin(promise: Promise<unknown>, limitMs: number
 /** Fails unless `error` is a retryable ProviderError (with one of `codes`, when given). */
 export function assertRetryableProviderError(error: unknown, situation: string, codes?: readonly string[]): ProviderError {
   assert.ok(ProviderError.isInstance(error), `${situation}: expected a retryable ProviderError, got ${describeError(error)}`);
-  assert.equal(error.retryable, true, `${situation}: the ProviderError must be retryable (an infrastructure failure, not an answer), got ${describeError(error)}`);
+  assert.equal(
+    error.retryable,
+    true,
+    `${situation}: the ProviderError must be retryable (an infrastructure failure, not an answer), got ${describeError(error)}`,
+  );
   if (codes) assert.ok(codes.includes(error.code), `${situation}: expected code ${codes.join(' or ')}, got ${describeError(error)}`);
   return error;
 }
@@ -98,7 +103,10 @@ export function assertDeclarations(
     `specificationVersion must be a version of ${contractInterface} this contract defines, got ${String(implementation.specificationVersion)}`,
   );
   for (const field of ['provider', 'modelId'] as const)
-    assert.ok(typeof implementation[field] === 'string' && implementation[field] !== '', `${field} must be a non-empty string, got ${String(implementation[field])}`);
+    assert.ok(
+      typeof implementation[field] === 'string' && implementation[field] !== '',
+      `${field} must be a non-empty string, got ${String(implementation[field])}`,
+    );
   assert.ok(implementation.capabilities !== undefined, 'capabilities must be declared, so an env can refuse a target that lacks what it needs');
   const parsed = modelCapabilitiesSchema.safeParse(implementation.capabilities);
   assert.ok(parsed.success, `capabilities are not valid: ${parsed.success ? '' : formatZodIssues(parsed.error)}`);
@@ -113,7 +121,9 @@ export function assertUsage(usage: Usage, reportedUsage: boolean | undefined, si
 
 /** A structural zod schema: what the result checks need of the contract's result schemas. */
 interface ResultSchema<Result> {
-  safeParse(value: unknown): { success: true; data: Result } | { success: false; error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: Result } | { success: false; error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> } };
 }
 
 /**
@@ -121,7 +131,13 @@ interface ResultSchema<Result> {
  * a rejection fails the check (after making sure its text holds no secret), and so does a result
  * of the wrong shape.
  */
-export async function validResultOf<Result>(call: () => Promise<unknown>, schema: ResultSchema<Result>, resultName: string, context: ConformanceContext, situation: string): Promise<Result> {
+export async function validResultOf<Result>(
+  call: () => Promise<unknown>,
+  schema: ResultSchema<Result>,
+  resultName: string,
+  context: ConformanceContext,
+  situation: string,
+): Promise<Result> {
   let result: unknown;
   try {
     result = await call();

@@ -64,7 +64,12 @@ export interface FaultInjectingServer {
 const NOTHING_SCRIPTED: ScriptedReply = {
   kind: 'json',
   status: 400,
-  body: { error: { type: 'test_script_exhausted', message: 'the fault-injecting server has no scripted reply left for this request: script more replies or give a fallback' } },
+  body: {
+    error: {
+      type: 'test_script_exhausted',
+      message: 'the fault-injecting server has no scripted reply left for this request: script more replies or give a fallback',
+    },
+  },
 };
 
 export async function startFaultInjectingServer(options: FaultInjectingServerOptions = {}): Promise<FaultInjectingServer> {
@@ -128,10 +133,14 @@ export async function startFaultInjectingServer(options: FaultInjectingServerOpt
     }
     const target = new URL(request.url ?? '/', options.upstream);
     const { host: _host, connection: _connection, ...headers } = request.headers;
-    const outgoing = httpRequest(target, { method: request.method ?? 'GET', headers: { ...headers, 'content-length': String(body.length) } }, (upstreamResponse) => {
-      response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
-      upstreamResponse.pipe(response);
-    });
+    const outgoing = httpRequest(
+      target,
+      { method: request.method ?? 'GET', headers: { ...headers, 'content-length': String(body.length) } },
+      (upstreamResponse) => {
+        response.writeHead(upstreamResponse.statusCode ?? 502, upstreamResponse.headers);
+        upstreamResponse.pipe(response);
+      },
+    );
     outgoing.on('error', (error) => {
       if (response.headersSent) {
         response.destroy();

@@ -109,8 +109,7 @@ export function composeConfigSchema(options: ComposeConfigSchemaOptions = {}): C
 
   const knownKeys = (path: readonly string[]): string[] | undefined => {
     if (path.length === 0) return [...CONFIG_SECTIONS];
-    if (path.length === 1 && path[0] === 'env')
-      return [...new Set([...CORE_ENV_KEYS, ...((environment && schemaKeys(environment.configSchema)) ?? [])])];
+    if (path.length === 1 && path[0] === 'env') return [...new Set([...CORE_ENV_KEYS, ...((environment && schemaKeys(environment.configSchema)) ?? [])])];
     if (path.length === 1 && path[0] === 'backends') return undefined;
     return schemaKeys(schemaAt(path));
   };
@@ -158,7 +157,8 @@ function parsePackageSection(manifest: PackageManifest, section: ConfigTree): { 
     return { issues: [{ path: [], message: `the ${manifest.kind} package "${manifest.id}" failed to check its settings: ${errorText(error)}` }] };
   }
   if (!result.success) return { issues: packageIssues(result.error) };
-  if (!isConfigMapping(result.data)) return { issues: [{ path: [], message: `the ${manifest.kind} package "${manifest.id}" turned its settings into something that is not a mapping` }] };
+  if (!isConfigMapping(result.data))
+    return { issues: [{ path: [], message: `the ${manifest.kind} package "${manifest.id}" turned its settings into something that is not a mapping` }] };
 
   // A non-strict zod object strips keys it does not know without complaint; a key that went in
   // and did not come out was not understood, and a silently ignored typo is what strictness is for.

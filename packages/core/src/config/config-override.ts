@@ -79,4 +79,3 @@ export function applyOverrides(config: ConfigTree, overrides: readonly string[])
   }
   return result;
 }
-

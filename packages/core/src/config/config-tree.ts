@@ -64,7 +64,10 @@ export function listLeaves(tree: unknown, prefix: readonly string[] = []): Array
 
 /** `train.num_epochs`, as configs and messages spell a key. */
 export function formatConfigPath(path: readonly PropertyKey[]): string {
-  return path.map((key) => (typeof key === 'number' ? `[${key}]` : String(key))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** Splits a dotted key from the command line; empty segments are refused by the caller. */

@@ -25,9 +25,7 @@ const nonEmptyText = z.string().min(1, { error: 'must not be empty; leave the ke
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 
 export const modelSectionSchema = z.strictObject({
-  target: nonEmptyText
-    .optional()
-    .describe("The target model's id (the model that runs the tasks). Absent: the target backend's default model."),
+  target: nonEmptyText.optional().describe("The target model's id (the model that runs the tasks). Absent: the target backend's default model."),
   optimizer: nonEmptyText
     .optional()
     .describe("The optimizer model's id (the model that reflects and edits the skill). Absent: the optimizer backend's default model."),
@@ -69,15 +67,21 @@ export const optimizerSectionSchema = z
     lr_control_mode: z
       .preprocess(canonicalLrControlMode, z.enum(LR_CONTROL_MODES))
       .default('fixed')
-      .describe('fixed: the scheduler sets the edit budget; autonomous: the optimizer model decides it each step; none: no budget, every selected edit applies.'),
+      .describe(
+        'fixed: the scheduler sets the edit budget; autonomous: the optimizer model decides it each step; none: no budget, every selected edit applies.',
+      ),
     skill_update_mode: z
       .preprocess(canonicalSkillUpdateMode, z.enum(SKILL_UPDATE_MODES))
       .default('patch')
-      .describe('patch: apply the selected edits; rewrite_from_suggestions: rewrite the skill from them; full_rewrite_minibatch: rewrite from the trajectories.'),
+      .describe(
+        'patch: apply the selected edits; rewrite_from_suggestions: rewrite the skill from them; full_rewrite_minibatch: rewrite from the trajectories.',
+      ),
     use_slow_update: z
       .boolean()
       .default(true)
-      .describe("Epoch-end slow update that compares last epoch's skill with this one. The original's YAML default (true) is kept; its trainer fell back to false."),
+      .describe(
+        "Epoch-end slow update that compares last epoch's skill with this one. The original's YAML default (true) is kept; its trainer fell back to false.",
+      ),
     slow_update_samples: wholeNumber(1).default(20).describe('Items rolled out with both skills for the slow update.'),
     slow_update_gate_with_selection: z.boolean().default(false).describe('Gate the slow update on the selection split like a step.'),
     longitudinal_pair_policy: z
@@ -105,19 +109,30 @@ export const optimizerSectionSchema = z
   });
 
 const leadingWords = z.preprocess(
-  (value) => (typeof value === 'string' ? value.split(',').map((word) => word.trim()).filter((word) => word !== '') : value),
+  (value) =>
+    typeof value === 'string'
+      ? value
+          .split(',')
+          .map((word) => word.trim())
+          .filter((word) => word !== '')
+      : value,
   z.array(z.string(), { error: 'expected a list of words or one comma-separated string' }),
 );
 
 const itemId = z.union([z.string(), z.number()], { error: 'expected an item id' }).transform(String);
 
 export const evaluationSectionSchema = z.strictObject({
-  use_gate: z.boolean().default(true).describe('Accept a candidate skill only if it beats the incumbent on the selection split; false accepts every candidate.'),
+  use_gate: z
+    .boolean()
+    .default(true)
+    .describe('Accept a candidate skill only if it beats the incumbent on the selection split; false accepts every candidate.'),
   gate_metric: z.enum(['hard', 'soft', 'mixed']).default('hard').describe('Score the gate compares: hard (pass rate), soft (partial credit) or mixed.'),
   gate_mixed_weight: z.number().min(0).max(1).default(0.5).describe('Weight of the soft score in the mixed metric.'),
   use_semantic_density: z.boolean().default(false).describe('Add a small bonus for dense, directive skill text to the gate score.'),
   semantic_density_weight: z.number().min(0).default(0.05).describe('Weight of the semantic-density bonus.'),
-  leading_words: leadingWords.optional().describe('Directive words counted by the density bonus (a list or a comma-separated string). Absent: the built-in list.'),
+  leading_words: leadingWords
+    .optional()
+    .describe('Directive words counted by the density bonus (a list or a comma-separated string). Absent: the built-in list.'),
   sel_env_num: wholeNumber(0).default(0).describe('Selection (validation) items the gate evaluates; 0 uses all.'),
   test_env_num: wholeNumber(0).default(0).describe('Test items of the final evaluation; 0 uses all.'),
   eval_test: z.boolean().default(true).describe('Evaluate the best skill on the test split at the end.'),

@@ -18,7 +18,9 @@ export function dropConfigSecrets(config: ConfigTree): { config: ConfigTree; war
     const instead = variable
       ? `set the environment variable ${variable} instead`
       : 'give it to the package through the environment variable its documentation names';
-    warnings.push(configWarning('secret-dropped', `${dotted} holds a secret, and secrets are never read from config files; it was ignored — ${instead}`, dotted));
+    warnings.push(
+      configWarning('secret-dropped', `${dotted} holds a secret, and secrets are never read from config files; it was ignored — ${instead}`, dotted),
+    );
   });
   return { config: result, warnings, dropped };
 }

@@ -45,8 +45,7 @@ export async function loadConfigLayers(path: string): Promise<ConfigFileLayer[]>
 }
 
 async function collectLayers(path: string, includedBy: string | undefined, chain: readonly string[]): Promise<ConfigFileLayer[]> {
-  if (chain.includes(path))
-    throw configInvalid(`_base_ inheritance forms a cycle: ${[...chain, path].join(' -> ')}`, { chain: [...chain, path] });
+  if (chain.includes(path)) throw configInvalid(`_base_ inheritance forms a cycle: ${[...chain, path].join(' -> ')}`, { chain: [...chain, path] });
 
   const text = await readConfigText(path, includedBy);
   const parsed = parseConfigYaml(text, path);

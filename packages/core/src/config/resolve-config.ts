@@ -84,7 +84,10 @@ export async function resolveConfig(options: ResolveConfigOptions = {}): Promise
         }
       }
     }
-    addLayer(cloneConfigValue(own), input.directory ? { kind: 'inline', name: input.name, directory: resolve(input.directory) } : { kind: 'inline', name: input.name });
+    addLayer(
+      cloneConfigValue(own),
+      input.directory ? { kind: 'inline', name: input.name, directory: resolve(input.directory) } : { kind: 'inline', name: input.name },
+    );
   }
 
   for (const text of options.overrides ?? []) {

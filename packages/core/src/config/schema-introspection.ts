@@ -57,7 +57,7 @@ export function unwrapSchema(schema: unknown): unknown {
 function shapeOf(schema: unknown): Record<string, unknown> | undefined {
   const inner = unwrapSchema(schema);
   const direct = (inner as { shape?: unknown } | undefined)?.shape;
-  const shape = typeof direct === 'function' ? (direct as () => unknown)() : direct ?? definitionOf(inner)?.shape;
+  const shape = typeof direct === 'function' ? (direct as () => unknown)() : (direct ?? definitionOf(inner)?.shape);
   const resolved = typeof shape === 'function' ? (shape as () => unknown)() : shape;
   return typeof resolved === 'object' && resolved !== null ? (resolved as Record<string, unknown>) : undefined;
 }

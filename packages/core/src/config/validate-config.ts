@@ -154,8 +154,7 @@ function describeGeneric(issue: PackageIssue, config: ConfigTree, schema: Compos
   if (value === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union'))
     return [{ path: dotted, message: `required key is missing (expected ${describeExpected(issue.expected)})` }];
 
-  if (issue.code === 'invalid_type')
-    return [{ path: dotted, message: `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}` }];
+  if (issue.code === 'invalid_type') return [{ path: dotted, message: `expected ${describeExpected(issue.expected)}, got ${describeValue(value)}` }];
 
   if (issue.code === 'invalid_value' || (issue.code === 'invalid_enum_value' && issue.values)) {
     const choices = (issue.values ?? enumChoices(schema.schemaAt(path)) ?? []).map(String);

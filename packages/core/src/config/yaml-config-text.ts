@@ -39,10 +39,12 @@ function yamlSyntaxError(problem: YAMLError, text: string, source: string, count
   const gutter = `${position.line} | `;
   const caret = `${' '.repeat(gutter.length + Math.max(0, position.col - 1))}^`;
   const more = count > 1 ? `\n(${count - 1} more YAML error${count > 2 ? 's' : ''} after this one)` : '';
-  return configInvalid(
-    `${source}:${position.line}:${position.col}: invalid YAML: ${reason}\n${gutter}${offending}\n${caret}${more}`,
-    { file: source, line: position.line, column: position.col, yamlCode: problem.code },
-  );
+  return configInvalid(`${source}:${position.line}:${position.col}: invalid YAML: ${reason}\n${gutter}${offending}\n${caret}${more}`, {
+    file: source,
+    line: position.line,
+    column: position.col,
+    yamlCode: problem.code,
+  });
 }
 
 function describeTopLevel(value: unknown): string {

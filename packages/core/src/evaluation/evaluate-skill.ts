@@ -12,13 +12,7 @@ import { abortable, sleep } from '@skillopt/backends-kit';
 import { mapConcurrent } from '@skillopt/env-kit';
 import type { RolloutCache, RolloutCacheKey } from '../rollout-cache/rollout-cache.js';
 import { skillHash as hashSkill } from '../skill-hash.js';
-import type {
-  EvaluationCounters,
-  ExcludedItemEvaluation,
-  ItemEvaluation,
-  ItemRolledOutReport,
-  ScoredItemEvaluation,
-} from './item-evaluation.js';
+import type { EvaluationCounters, ExcludedItemEvaluation, ItemEvaluation, ItemRolledOutReport, ScoredItemEvaluation } from './item-evaluation.js';
 import { createInProcessExecutor, type Executor } from './executor.js';
 import { checkRolloutResult, classifyRolloutError, type InfrastructureFailure } from './rollout-failure.js';
 import { summarizeScores, type ScoreSummary } from './score-summary.js';
@@ -123,9 +117,7 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
       skillHash: hash,
       itemId: evaluation.itemId,
       sampleIndex,
-      ...(evaluation.status === 'scored'
-        ? { hard: evaluation.hard, soft: evaluation.soft }
-        : { errorCode: evaluation.error.code }),
+      ...(evaluation.status === 'scored' ? { hard: evaluation.hard, soft: evaluation.soft } : { errorCode: evaluation.error.code }),
       cached: evaluation.status === 'scored' && evaluation.cached,
       completed,
       total,

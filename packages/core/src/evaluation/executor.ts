@@ -70,7 +70,13 @@ export function createInProcessExecutor(options: { maxRolloutsInFlight: number }
       await acquire(task.signal);
       const directory = createRolloutWorkDirectory(task.workDirectory, task.item.id, task.sampleIndex);
       const rollout = Promise.resolve().then(() =>
-        task.environment.rollout(task.item, { skill: task.skill, target: task.target, signal: task.signal, workDirectory: () => directory.path(), sampleIndex: task.sampleIndex }),
+        task.environment.rollout(task.item, {
+          skill: task.skill,
+          target: task.target,
+          signal: task.signal,
+          workDirectory: () => directory.path(),
+          sampleIndex: task.sampleIndex,
+        }),
       );
       // The slot and the directory are given back once the env's own work has settled, even when
       // the caller stopped waiting on an abort: an env that ignores its signal never writes into a

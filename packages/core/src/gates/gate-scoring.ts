@@ -24,8 +24,7 @@ export interface GateScore {
 export function gateScore(means: HardSoft, skill: string, scoring: GateScoring): GateScore {
   const metricScore = projectGateMetric(means, scoring.metric, scoring.mixedWeight ?? DEFAULT_GATE_MIXED_WEIGHT);
   const density = scoring.semanticDensity;
-  const densityBonus =
-    density === undefined ? 0 : density.weight * semanticDensity(skill, density.leadingWords ?? DEFAULT_LEADING_WORDS);
+  const densityBonus = density === undefined ? 0 : density.weight * semanticDensity(skill, density.leadingWords ?? DEFAULT_LEADING_WORDS);
   return { metricScore, densityBonus, score: metricScore + densityBonus };
 }
 

@@ -39,11 +39,7 @@ function changeOf(delta: number): ItemDelta['change'] {
   return 'unchanged';
 }
 
-export function pairItemResults(
-  candidate: readonly GateItemResult[],
-  incumbent: readonly GateItemResult[],
-  scoring: GateScoring,
-): ItemPairing {
+export function pairItemResults(candidate: readonly GateItemResult[], incumbent: readonly GateItemResult[], scoring: GateScoring): ItemPairing {
   const incumbentById = new Map(incumbent.map((result) => [result.itemId, result]));
   const candidateIds = new Set(candidate.map((result) => result.itemId));
   const deltas: ItemDelta[] = [];

@@ -4,14 +4,7 @@ import type { GateDecision, GateRules } from './gate-decision.js';
 import type { GateItemResult } from './gate-item-result.js';
 import { mustPassVeto, noRegressionVeto, type GateVeto } from './gate-vetoes.js';
 import { pairItemResults } from './item-pairing.js';
-import {
-  DEFAULT_ALTERNATIVE_WIN_RATE,
-  canStillReach,
-  checkSignTestSettings,
-  countSigns,
-  signTestState,
-  type SignTestState,
-} from './sequential-sign-test.js';
+import { DEFAULT_ALTERNATIVE_WIN_RATE, canStillReach, checkSignTestSettings, countSigns, signTestState, type SignTestState } from './sequential-sign-test.js';
 import { decideStrictGate } from './strict-gate.js';
 
 /** Settings of the `paired` strategy (see docs/paired-gate.md). */
@@ -73,11 +66,7 @@ export interface PairedGateInput<Item extends { id: string }> {
   signal?: AbortSignal;
 }
 
-function resultsInItemOrder<Item extends { id: string }>(
-  chunk: readonly Item[],
-  results: readonly GateItemResult[],
-  side: string,
-): GateItemResult[] {
+function resultsInItemOrder<Item extends { id: string }>(chunk: readonly Item[], results: readonly GateItemResult[], side: string): GateItemResult[] {
   const byId = new Map(results.map((result) => [result.itemId, result]));
   return chunk.map((item) => {
     const result = byId.get(item.id);
@@ -147,13 +136,7 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
   let counts = { wins: 0, losses: 0, ties: 0 };
   let chunks = 0;
 
-  const finish = (
-    base: GateDecision,
-    outcome: PairedGateOutcome,
-    accepted: boolean,
-    verdict: string,
-    vetoes: GateVeto[] = base.vetoes,
-  ): PairedGateDecision => {
+  const finish = (base: GateDecision, outcome: PairedGateOutcome, accepted: boolean, verdict: string, vetoes: GateVeto[] = base.vetoes): PairedGateDecision => {
     const evaluated = candidateResults.length;
     const stoppedEarly = evaluated < ordered.length;
     const signTest = signTestState(counts, testSettings);
@@ -199,7 +182,10 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
     // Vetoes on what has been seen: they cannot be undone by later items.
     const evaluatedIds = new Set(candidateResults.map((result) => result.itemId));
     const earlyVetoes = [
-      mustPassVeto(candidateResults, rules.mustPassItemIds.filter((itemId) => evaluatedIds.has(itemId))),
+      mustPassVeto(
+        candidateResults,
+        rules.mustPassItemIds.filter((itemId) => evaluatedIds.has(itemId)),
+      ),
       rules.noRegression ? noRegressionVeto(soFar.itemDeltas) : undefined,
     ].filter((veto): veto is GateVeto => veto !== undefined);
     if (earlyVetoes.length > 0) {
@@ -232,17 +218,10 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
     const fallbackCanAccept = strictFallback && (sum + remaining) / (paired + remaining) + bonusDifference > SCORE_TOLERANCE;
     const testCanAccept = canStillReach(state, 'better', remaining, settings.alternativeWinRate);
     if (!fallbackCanAccept && !testCanAccept) {
-      return finish(
-        soFar,
-        'determined',
-        false,
-        `no remaining item can make the candidate win: ${describeSignTest(state, settings.alpha)}`,
-        earlyVetoes,
-      );
+      return finish(soFar, 'determined', false, `no remaining item can make the candidate win: ${describeSignTest(state, settings.alpha)}`, earlyVetoes);
     }
     const allMustPassSeen = rules.mustPassItemIds.every((itemId) => evaluatedIds.has(itemId));
-    const fallbackSurelyAccepts =
-      strictFallback && paired > 0 && (sum - remaining) / (paired + remaining) + bonusDifference > SCORE_TOLERANCE;
+    const fallbackSurelyAccepts = strictFallback && paired > 0 && (sum - remaining) / (paired + remaining) + bonusDifference > SCORE_TOLERANCE;
     const testCanReject = canStillReach(state, 'worse', remaining, settings.alternativeWinRate);
     if (!rules.noRegression && allMustPassSeen && fallbackSurelyAccepts && !testCanReject) {
       return finish(
@@ -266,7 +245,12 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
     return finish(onAll, 'gate-off', onAll.gateSaysAccept, onAll.reason);
   }
   if (settings.onInconclusive === 'strict') {
-    return finish(onAll, 'inconclusive', onAll.gateSaysAccept, `no clear verdict (${describeSignTest(state, settings.alpha)}), so the strict rule on all items decides: ${onAll.reason}`);
+    return finish(
+      onAll,
+      'inconclusive',
+      onAll.gateSaysAccept,
+      `no clear verdict (${describeSignTest(state, settings.alpha)}), so the strict rule on all items decides: ${onAll.reason}`,
+    );
   }
   return finish(onAll, 'inconclusive', false, `no clear verdict (${describeSignTest(state, settings.alpha)}), and an inconclusive comparison is rejected`);
 }

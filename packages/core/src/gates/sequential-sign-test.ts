@@ -68,10 +68,7 @@ export function signTestState(counts: { wins: number; losses: number; ties: numb
 }
 
 /** Adds per-item differences to win/loss/tie counts. */
-export function countSigns(
-  counts: { wins: number; losses: number; ties: number },
-  deltas: readonly number[],
-): { wins: number; losses: number; ties: number } {
+export function countSigns(counts: { wins: number; losses: number; ties: number }, deltas: readonly number[]): { wins: number; losses: number; ties: number } {
   let { wins, losses, ties } = counts;
   for (const delta of deltas) {
     if (delta > SCORE_TOLERANCE) wins += 1;

@@ -32,10 +32,9 @@ export function decideStrictGate(input: StrictGateInput): GateDecision {
   const pairing = pairItemResults(candidate.items, incumbent.items, rules);
   const candidateScore = gateScore(pairing.candidateMeans, candidate.skill, rules);
   const incumbentScore = gateScore(pairing.incumbentMeans, incumbent.skill, rules);
-  const vetoes = [
-    mustPassVeto(candidate.items, rules.mustPassItemIds),
-    rules.noRegression ? noRegressionVeto(pairing.deltas) : undefined,
-  ].filter((veto): veto is GateVeto => veto !== undefined);
+  const vetoes = [mustPassVeto(candidate.items, rules.mustPassItemIds), rules.noRegression ? noRegressionVeto(pairing.deltas) : undefined].filter(
+    (veto): veto is GateVeto => veto !== undefined,
+  );
 
   const paired = pairing.deltas.length;
   const comparison = `${formatScore(candidateScore.score)} vs ${formatScore(incumbentScore.score)} on ${paired} paired item(s)`;

@@ -52,7 +52,9 @@ export async function readLedgerFile(filePath: string): Promise<LedgerFileConten
   const content = await readJsonLinesFile<LedgerLine>(filePath, {
     accept(value) {
       const parsed = ledgerLineReader.safeParse(value);
-      return parsed.success ? { ok: true, record: parsed.data } : { ok: false, reason: `not a ledger line (${parsed.error.issues[0]?.message ?? 'wrong shape'})` };
+      return parsed.success
+        ? { ok: true, record: parsed.data }
+        : { ok: false, reason: `not a ledger line (${parsed.error.issues[0]?.message ?? 'wrong shape'})` };
     },
   });
   return { entries: entriesOfLines(content.records), malformedLines: content.malformedLines, tornFinalLine: content.tornFinalLine };
@@ -67,7 +69,14 @@ export function entriesOfLines(lines: readonly LedgerLine[]): LedgerEntry[] {
       bySequence.set(entry.sequence, entry);
     } else if (line.line === 'call-started') {
       const { line: _kind, estimatedUsage, ...started } = line;
-      bySequence.set(started.sequence, { ...started, usage: { ...estimatedUsage, estimated: true }, costUsd: null, latencyMs: 0, cacheHit: false, outcome: 'incomplete' });
+      bySequence.set(started.sequence, {
+        ...started,
+        usage: { ...estimatedUsage, estimated: true },
+        costUsd: null,
+        latencyMs: 0,
+        cacheHit: false,
+        outcome: 'incomplete',
+      });
     } else {
       const started = bySequence.get(line.sequence);
       // A finish without its start cannot be attributed to a model; it is left out.

@@ -140,7 +140,9 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
       // A failed write surfaces through `written` (awaited before the call) and flush().
       written.catch(() => undefined);
       let finished = false;
-      const finish = (fields: Pick<LedgerEntry, 'usage' | 'costUsd' | 'latencyMs' | 'outcome'> & Partial<Pick<LedgerEntry, 'errorCode' | 'warnings'>>): LedgerEntry => {
+      const finish = (
+        fields: Pick<LedgerEntry, 'usage' | 'costUsd' | 'latencyMs' | 'outcome'> & Partial<Pick<LedgerEntry, 'errorCode' | 'warnings'>>,
+      ): LedgerEntry => {
         if (finished) throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `ledger call ${sequence} was finished twice` });
         finished = true;
         write({ line: 'call-finished', sequence, timestamp: now().toISOString(), ...fields }).catch(() => undefined);
@@ -151,11 +153,23 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
         written,
         succeeded(result) {
           const usage = normaliseUsage(result.usage);
-          return finish({ usage, costUsd: priceOf(call.provider, call.modelId, usage), latencyMs: latency(result.latencyMs), outcome: 'succeeded', ...warningsOf(result.warnings) });
+          return finish({
+            usage,
+            costUsd: priceOf(call.provider, call.modelId, usage),
+            latencyMs: latency(result.latencyMs),
+            outcome: 'succeeded',
+            ...warningsOf(result.warnings),
+          });
         },
         failed(result) {
           const usage = normaliseUsage(result.usage);
-          return finish({ usage, costUsd: priceOf(call.provider, call.modelId, usage), latencyMs: latency(result.latencyMs), outcome: 'failed', errorCode: result.errorCode });
+          return finish({
+            usage,
+            costUsd: priceOf(call.provider, call.modelId, usage),
+            latencyMs: latency(result.latencyMs),
+            outcome: 'failed',
+            errorCode: result.errorCode,
+          });
         },
       };
     },

@@ -1,4 +1,14 @@
-import type { AgentRunRequest, AgentRunResult, AgentRunner, CallWarning, ChatModel, GenerateRequest, GenerateResult, ModelRole, Usage } from '@skillopt/contract';
+import type {
+  AgentRunRequest,
+  AgentRunResult,
+  AgentRunner,
+  CallWarning,
+  ChatModel,
+  GenerateRequest,
+  GenerateResult,
+  ModelRole,
+  Usage,
+} from '@skillopt/contract';
 import { messageText, SkillOptError } from '@skillopt/contract';
 import { estimateTokens } from '@skillopt/backends-kit';
 import type { RunEventEmitter } from '../events/run-event-input.js';
@@ -32,8 +42,12 @@ export function meterChatModel(model: ChatModel, options: MeterOptions): ChatMod
     modelId: model.modelId,
     ...(model.capabilities === undefined ? {} : { capabilities: model.capabilities }),
     generate: (request: GenerateRequest): Promise<GenerateResult> =>
-      metered(model, request.purpose, estimateTokens(request.messages.map(messageText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '')), options, () =>
-        model.generate(request),
+      metered(
+        model,
+        request.purpose,
+        estimateTokens(request.messages.map(messageText).join('\n') + (request.tools ? JSON.stringify(request.tools) : '')),
+        options,
+        () => model.generate(request),
       ),
   };
 }
@@ -76,7 +90,11 @@ async function metered<Result extends { usage: Usage; warnings?: CallWarning[] }
     started.failed({ latencyMs: now() - startedAt, errorCode: SkillOptError.isInstance(error) ? error.code : 'unknown' });
     throw error;
   }
-  const entry = started.succeeded({ usage: result.usage, latencyMs: now() - startedAt, ...(result.warnings === undefined ? {} : { warnings: result.warnings }) });
+  const entry = started.succeeded({
+    usage: result.usage,
+    latencyMs: now() - startedAt,
+    ...(result.warnings === undefined ? {} : { warnings: result.warnings }),
+  });
   options.onEvent?.(usageRecordedEvent(entry));
   return result;
 }

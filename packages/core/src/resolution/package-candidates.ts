@@ -31,7 +31,16 @@ export function interpretPackageName(kind: PackageKind, name: string): PackageRe
   const trimmed = name.trim();
   if (trimmed === '') throw new TypeError(`An empty ${kind} name cannot be resolved`);
   if (trimmed.startsWith('file:')) return { form: 'path', path: trimmed };
-  if (trimmed.startsWith('./') || trimmed.startsWith('../') || trimmed === '.' || trimmed === '..' || path.isAbsolute(trimmed) || /^[a-zA-Z]:[\\/]/.test(trimmed) || trimmed.startsWith('.\\') || trimmed.startsWith('..\\'))
+  if (
+    trimmed.startsWith('./') ||
+    trimmed.startsWith('../') ||
+    trimmed === '.' ||
+    trimmed === '..' ||
+    path.isAbsolute(trimmed) ||
+    /^[a-zA-Z]:[\\/]/.test(trimmed) ||
+    trimmed.startsWith('.\\') ||
+    trimmed.startsWith('..\\')
+  )
     return { form: 'path', path: trimmed };
   if (trimmed.startsWith('@') || trimmed.startsWith(`skillopt-${PREFIX[kind]}-`)) return { form: 'names', conventional: [trimmed], asGiven: undefined };
   if (!SHORT_NAME.test(trimmed)) throw new TypeError(`"${name}" is neither a package name nor a path (./…, ../… or absolute)`);

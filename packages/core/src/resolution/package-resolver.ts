@@ -98,7 +98,8 @@ export function createPackageResolver(options: PackageResolverOptions): PackageR
         const located = locatePackage(directory, request.asGiven, conditions);
         if (located === undefined) continue;
         const loaded = await load(kind, request.asGiven, located, describeProblem);
-        if (typeof loaded !== 'string') return { kind, requestedName: name, packageName: request.asGiven, ...located, foundFrom: directory, module: loaded as Module };
+        if (typeof loaded !== 'string')
+          return { kind, requestedName: name, packageName: request.asGiven, ...located, foundFrom: directory, module: loaded as Module };
         asGivenProblem ??= `A package named ${request.asGiven} is installed (${located.packageDirectory}) but is not ${article(kind)} package: ${loaded}.`;
       }
     }
@@ -121,7 +122,12 @@ export function createPackageResolver(options: PackageResolverOptions): PackageR
   const loadedModules = new Map<string, unknown>();
 
   /** The usable package module, or a string saying what is wrong with it. */
-  async function load(kind: PackageKind, packageName: string, located: LocatedPackage, describeProblem: (value: unknown) => string | undefined): Promise<unknown> {
+  async function load(
+    kind: PackageKind,
+    packageName: string,
+    located: LocatedPackage,
+    describeProblem: (value: unknown) => string | undefined,
+  ): Promise<unknown> {
     let namespace: unknown;
     try {
       namespace = loadedModules.has(located.entryFile)

@@ -44,7 +44,11 @@ function accept<Current>(
 ): Current {
   const name = INTERFACE_NAMES[contractInterface];
   if (typeof value !== 'object' || value === null)
-    throw new SkillOptError({ code: ERROR_CODES.packageInvalid, category: 'user', message: `${origin} gave no ${name} (got ${value === null ? 'null' : typeof value})` });
+    throw new SkillOptError({
+      code: ERROR_CODES.packageInvalid,
+      category: 'user',
+      message: `${origin} gave no ${name} (got ${value === null ? 'null' : typeof value})`,
+    });
   const version = (value as { specificationVersion?: unknown }).specificationVersion;
   const adapt = typeof version === 'string' && Object.hasOwn(adapters, version) ? adapters[version] : undefined;
   if (adapt === undefined)
@@ -59,7 +63,11 @@ function accept<Current>(
     });
   const adapted = adapt(value);
   if (!isCurrent(adapted))
-    throw new SkillOptError({ code: ERROR_CODES.packageInvalid, category: 'user', message: `${origin} declares a ${name} of ${String(version)} but does not have its shape` });
+    throw new SkillOptError({
+      code: ERROR_CODES.packageInvalid,
+      category: 'user',
+      message: `${origin} declares a ${name} of ${String(version)} but does not have its shape`,
+    });
   return adapted;
 }
 

@@ -9,7 +9,15 @@ import { lastRecordPerStep } from '../run-store/load-run-state.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { readJsonLinesFile } from '../run-store/json-lines-file.js';
 import { FORMAT_1_RUN_FILES, RUN_FILES, checkedRelativePath, stepDirectoryPath } from '../run-store/run-directory-layout.js';
-import { epochEndMarkerSchema, runtimeStateSchema, selectionScoresSchema, type BestSkillState, type EpochEndMarker, type SelectionScores, type SkillState } from '../run-store/runtime-state.js';
+import {
+  epochEndMarkerSchema,
+  runtimeStateSchema,
+  selectionScoresSchema,
+  type BestSkillState,
+  type EpochEndMarker,
+  type SelectionScores,
+  type SkillState,
+} from '../run-store/runtime-state.js';
 import { stepRecordSchema, type StepRecord } from '../run-store/step-record.js';
 import type { RunSummary } from '../training/run-summary.js';
 
@@ -86,7 +94,9 @@ const runtimeStateReader = tolerantSchema(
     current: storePart.current,
     best: storePart.best,
     finished: z.boolean().optional(),
-    trainer: z.object({ initial: z.object({ scores: selectionScoresSchema }).optional(), completedEpochEndStages: z.array(epochEndMarkerSchema).optional() }).optional(),
+    trainer: z
+      .object({ initial: z.object({ scores: selectionScoresSchema }).optional(), completedEpochEndStages: z.array(epochEndMarkerSchema).optional() })
+      .optional(),
     baseline: selectionScoresSchema.nullable().optional(),
     completedEpochEndStages: z.array(epochEndMarkerSchema).optional(),
   }),
@@ -113,7 +123,9 @@ export async function readRunState(directory: string): Promise<RunStateView | un
 /** Everything `runs list` and `runs show` say about a run, from its files. */
 export async function readRunOverview(directory: string): Promise<RunOverview> {
   const state = await readRunState(directory);
-  const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), tolerantSchema(summarySchema), { description: 'the run summary' })) as RunSummary | undefined;
+  const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), tolerantSchema(summarySchema), { description: 'the run summary' })) as
+    | RunSummary
+    | undefined;
   const config = await readJsonFileIfExists(path.join(directory, RUN_FILES.config), tolerantSchema(configSchema), { description: 'the run configuration' });
   const events = await readRunEvents(directory);
   const lifecycle = events.events.filter((event) => event.type === 'run-started' || event.type === 'run-stopped' || event.type === 'run-finished');
@@ -165,7 +177,9 @@ export async function readRunHistory(directory: string, lastCompletedStep: numbe
   });
   let records = lines.records;
   if (records.length === 0) {
-    const formatOne = await readJsonFileIfExists(path.join(directory, FORMAT_1_RUN_FILES.history), z.array(stepRecordReader), { description: 'the step history' });
+    const formatOne = await readJsonFileIfExists(path.join(directory, FORMAT_1_RUN_FILES.history), z.array(stepRecordReader), {
+      description: 'the step history',
+    });
     records = formatOne ?? (await readStepRecords(directory));
   }
   return lastRecordPerStep(records, lastCompletedStep);
@@ -175,7 +189,9 @@ export async function readRunHistory(directory: string, lastCompletedStep: numbe
 export async function readRunLedger(directory: string): Promise<LedgerEntry[]> {
   const formatTwo = await readLedgerFile(path.join(directory, RUN_FILES.ledger));
   if (formatTwo.entries.length > 0) return formatTwo.entries;
-  const formatOne = await readJsonFileIfExists(path.join(directory, FORMAT_1_RUN_FILES.ledger), formatOneLedgerReader, { description: 'the ledger of model calls' });
+  const formatOne = await readJsonFileIfExists(path.join(directory, FORMAT_1_RUN_FILES.ledger), formatOneLedgerReader, {
+    description: 'the ledger of model calls',
+  });
   return formatOne?.entries ?? [];
 }
 
@@ -199,7 +215,9 @@ const formatOneLedgerReader = z.looseObject({ entries: z.array(tolerantSchema(le
 async function readStepRecords(directory: string): Promise<StepRecord[]> {
   const records: StepRecord[] = [];
   for (const name of (await listDirectory(path.join(directory, RUN_FILES.stepsDirectory))).filter((entry) => /^step_\d+$/.test(entry)).sort()) {
-    const record = await readJsonFileIfExists(path.join(directory, RUN_FILES.stepsDirectory, name, RUN_FILES.stepRecord), stepRecordReader, { description: 'a step record' });
+    const record = await readJsonFileIfExists(path.join(directory, RUN_FILES.stepsDirectory, name, RUN_FILES.stepRecord), stepRecordReader, {
+      description: 'a step record',
+    });
     if (record) records.push(record);
   }
   return records;
@@ -207,9 +225,13 @@ async function readStepRecords(directory: string): Promise<StepRecord[]> {
 
 /** `steps/step_NNNN/<name>` of a step as JSON, or undefined when the step did not write it. */
 export async function readStepArtifact(directory: string, step: number, name: string): Promise<Record<string, unknown> | undefined> {
-  return readJsonFileIfExists(path.join(directory, ...stepDirectoryPath(step).split('/'), ...checkedRelativePath(name).split('/')), z.record(z.string(), z.unknown()), {
-    description: `an artifact of step ${step}`,
-  });
+  return readJsonFileIfExists(
+    path.join(directory, ...stepDirectoryPath(step).split('/'), ...checkedRelativePath(name).split('/')),
+    z.record(z.string(), z.unknown()),
+    {
+      description: `an artifact of step ${step}`,
+    },
+  );
 }
 
 async function listDirectory(directory: string): Promise<string[]> {
@@ -230,7 +252,11 @@ export async function readRunConfig(directory: string): Promise<unknown> {
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${directory} holds no run to resume (no ${RUN_FILES.config} there)` });
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `${directory} holds no run to resume (no ${RUN_FILES.config} there)`,
+    });
   }
   try {
     return JSON.parse(text) as unknown;

@@ -51,7 +51,10 @@ export async function readSkillTimeline(directory: string, history: readonly Ste
     const file = `${RUN_FILES.skillsDirectory}/skill_epoch_${String(epoch).padStart(2, '0')}_slow_update.md`;
     const version = await readVersion(directory, file);
     if (version === undefined) return;
-    const decision = await readJsonFileIfExists(path.join(directory, 'slow_update', `epoch_${String(epoch).padStart(2, '0')}`, 'gate_decision.json'), gateFileSchema);
+    const decision = await readJsonFileIfExists(
+      path.join(directory, 'slow_update', `epoch_${String(epoch).padStart(2, '0')}`, 'gate_decision.json'),
+      gateFileSchema,
+    );
     versions.push({
       kind: 'epoch-end',
       step: afterStep,

@@ -48,7 +48,8 @@ export async function loadRunState<Trainer>(directory: string, trainerSchema: z.
       remedy: 'Inspect it with `skillopt runs show`, which reads both formats, and start a new run to continue training; nothing was changed.',
     });
   const parsed = tolerantSchema(runtimeStateSchema(trainerSchema)).safeParse(stored);
-  if (!parsed.success) throw runFileError({ filePath: statePath, problem: `does not have the expected shape:\n${z.prettifyError(parsed.error)}`, remedy: RESUME_REMEDY });
+  if (!parsed.success)
+    throw runFileError({ filePath: statePath, problem: `does not have the expected shape:\n${z.prettifyError(parsed.error)}`, remedy: RESUME_REMEDY });
   const state = parsed.data as RuntimeState<Trainer>;
   const currentSkill = await readReferencedSkill(runDirectory, state.current, 'current');
   const bestSkill =
@@ -141,5 +142,6 @@ async function requireDirectory(directory: string): Promise<void> {
     if (!isFileNotFound(error)) throw error;
     throw runFileError({ filePath: directory, problem: 'does not exist', remedy: 'Check the run directory path.' });
   }
-  if (!isDirectory) throw runFileError({ filePath: directory, problem: 'is not a directory', remedy: 'Pass the run directory (the one holding runtime_state.json).' });
+  if (!isDirectory)
+    throw runFileError({ filePath: directory, problem: 'is not a directory', remedy: 'Pass the run directory (the one holding runtime_state.json).' });
 }

@@ -39,8 +39,7 @@ export async function readJsonFileIfExists<Schema extends z.ZodType>(
 
 /** Validates JSON text that was read from `filePath`; see readJsonFile. */
 export function parseJsonText<Schema extends z.ZodType>(filePath: string, text: string, schema: Schema, options: ReadJsonFileOptions = {}): z.infer<Schema> {
-  if (text.trim() === '')
-    throw runFileError({ filePath, problem: `is empty${describe(options)}`, remedy: options.remedy });
+  if (text.trim() === '') throw runFileError({ filePath, problem: `is empty${describe(options)}`, remedy: options.remedy });
   let json: unknown;
   try {
     json = JSON.parse(text.replace(/^\uFEFF/, ''));

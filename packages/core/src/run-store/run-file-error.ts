@@ -7,8 +7,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
  */
 export function runFileError(options: { filePath: string; problem: string; remedy?: string; cause?: unknown }): SkillOptError {
   const remedy =
-    options.remedy ??
-    'Restore the file from a backup or a copy of the run directory, or start a new run in another directory; nothing was changed.';
+    options.remedy ?? 'Restore the file from a backup or a copy of the run directory, or start a new run in another directory; nothing was changed.';
   return new SkillOptError({
     code: ERROR_CODES.dataInvalid,
     category: 'user',

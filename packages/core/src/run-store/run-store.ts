@@ -113,7 +113,12 @@ export async function openRunStore<Trainer>(directory: string, options: RunStore
   return initialiseRunStore(runDirectory, resumePoint, resumePoint?.state.runId ?? options.runId ?? newRunId(runDirectory), options.trainerSchema);
 }
 
-function initialiseRunStore<Trainer>(directory: string, resumePoint: RunResumePoint<Trainer> | undefined, runId: string, trainerSchema: z.ZodType<Trainer>): RunStore<Trainer> {
+function initialiseRunStore<Trainer>(
+  directory: string,
+  resumePoint: RunResumePoint<Trainer> | undefined,
+  runId: string,
+  trainerSchema: z.ZodType<Trainer>,
+): RunStore<Trainer> {
   const stateSchema = runtimeStateSchema(trainerSchema);
   let state = resumePoint?.state;
   let history: StepRecord[] = resumePoint?.history ?? [];
@@ -205,8 +210,7 @@ function initialiseRunStore<Trainer>(directory: string, resumePoint: RunResumePo
     },
     async clearUncommittedStep(step) {
       const committed = state?.lastCompletedStep ?? 0;
-      if (step <= committed)
-        throw internalError(`Step ${step} is committed (the last committed step is ${committed}); its artifacts are kept as evidence.`);
+      if (step <= committed) throw internalError(`Step ${step} is committed (the last committed step is ${committed}); its artifacts are kept as evidence.`);
       await rm(pathOf(stepDirectoryPath(step)), { recursive: true, force: true });
     },
 
@@ -224,7 +228,9 @@ function initialiseRunStore<Trainer>(directory: string, resumePoint: RunResumePo
         const next = completeState(input);
         const previousStep = state?.lastCompletedStep ?? 0;
         if (parsedRecord.data.step !== next.lastCompletedStep)
-          throw internalError(`A step commit must record its own step: the record is for step ${parsedRecord.data.step}, the state for ${next.lastCompletedStep}.`);
+          throw internalError(
+            `A step commit must record its own step: the record is for step ${parsedRecord.data.step}, the state for ${next.lastCompletedStep}.`,
+          );
         if (next.lastCompletedStep <= previousStep)
           throw internalError(`Step ${next.lastCompletedStep} cannot be committed after step ${previousStep}: steps are committed in increasing order.`);
         const bestSkill = await checkSkillsOf(next);

@@ -122,7 +122,11 @@ export function isEpochEndStageCompleted(state: { completedEpochEndStages: reado
 }
 
 /** The same state with one more epoch-end stage marked done (idempotent). */
-export function withEpochEndStageCompleted<State extends { completedEpochEndStages: readonly EpochEndMarker[] }>(state: State, epoch: number, stage: string): State {
+export function withEpochEndStageCompleted<State extends { completedEpochEndStages: readonly EpochEndMarker[] }>(
+  state: State,
+  epoch: number,
+  stage: string,
+): State {
   if (isEpochEndStageCompleted(state, epoch, stage)) return state;
   return { ...state, completedEpochEndStages: [...state.completedEpochEndStages, { epoch, stage }] };
 }

@@ -76,7 +76,10 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
   for (const [name, resolvedBackend] of resolved.backendPackages)
     backends.set(
       name,
-      acceptBackend(await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)), `the backend of ${resolvedBackend.packageName ?? name}`),
+      acceptBackend(
+        await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)),
+        `the backend of ${resolvedBackend.packageName ?? name}`,
+      ),
     );
 
   const [train, val, test] = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));

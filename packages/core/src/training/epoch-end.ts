@@ -23,7 +23,11 @@ async function markDone(context: TrainingContext, state: TrainerState, epoch: nu
  * (`changed`: only items whose outcome flipped; `unchanged`: only those whose did not). Both rollouts go through the cache, so a
  * skill that did not change costs nothing the second time.
  */
-async function longitudinalPairs(context: TrainingContext, state: TrainerState, epoch: number): Promise<{ previousSkill: string; currentSkill: string; pairs: ResultPair[] }> {
+async function longitudinalPairs(
+  context: TrainingContext,
+  state: TrainerState,
+  epoch: number,
+): Promise<{ previousSkill: string; currentSkill: string; pairs: ResultPair[] }> {
   const { config, store } = context;
   const previousSkill = await store.readSkill((state.previousEpochSkill as NonNullable<TrainerState['previousEpochSkill']>).skillPath);
   const currentSkill = await store.readSkill((state.epochEndBaseSkill ?? state.current.reference).skillPath);
@@ -68,7 +72,11 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
       else if (slowUpdate.value.skipped === undefined && slowUpdate.value.skill !== state.current.text) {
         const candidate = slowUpdate.value.skill;
         await store.writeEpochArtifact('slow_update', epoch, 'candidate_skill.md', candidate);
-        await store.writeEpochArtifact('slow_update', epoch, 'slow_update.json', { guidance: slowUpdate.value.guidance, reasoning: slowUpdate.value.reasoning, comparison: slowUpdate.value.comparison });
+        await store.writeEpochArtifact('slow_update', epoch, 'slow_update.json', {
+          guidance: slowUpdate.value.guidance,
+          reasoning: slowUpdate.value.reasoning,
+          comparison: slowUpdate.value.comparison,
+        });
         context.events.emit({ type: 'edits-proposed', ...position, stage: 'slow-update', count: 1 });
         let accepted = true;
         let scores: SelectionScores;

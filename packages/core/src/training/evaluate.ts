@@ -78,7 +78,14 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
       workDirectory: options.workDirectory,
       onItem: (report) => events.emit({ type: 'item-rolled-out', ...report }),
     });
-    return { environmentId: environment.id, split, skillHash: evaluation.skillHash, summary: evaluation.summary, items: evaluation.items, usage: ledger.totals() };
+    return {
+      environmentId: environment.id,
+      split,
+      skillHash: evaluation.skillHash,
+      summary: evaluation.summary,
+      items: evaluation.items,
+      usage: ledger.totals(),
+    };
   } finally {
     await environment.teardown?.();
   }

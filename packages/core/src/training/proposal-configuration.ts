@@ -6,7 +6,12 @@ export function proposalSettingsFromConfig(config: SkillOptConfig, totalSteps: n
   const { optimizer, gradient } = config;
   return {
     updateMode: optimizer.skill_update_mode,
-    learningRate: { schedule: learningRateSchedule(config), maxLearningRate: optimizer.learning_rate, minLearningRate: optimizer.min_learning_rate, totalSteps },
+    learningRate: {
+      schedule: learningRateSchedule(config),
+      maxLearningRate: optimizer.learning_rate,
+      minLearningRate: optimizer.min_learning_rate,
+      totalSteps,
+    },
     learningRateLimitsEdits: optimizer.lr_control_mode !== 'none',
     minibatchSize: gradient.minibatch_size,
     failureOnly: gradient.failure_only,

@@ -59,7 +59,11 @@ function budgetsFromConfig(config: SkillOptConfig): Budgets {
   return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer) };
 }
 
-async function loadSplits(environment: Environment, config: SkillOptConfig, loaded: LoadedSplits | undefined): Promise<TrainingSplits & { sizes: RunSummary['splitSizes'] }> {
+async function loadSplits(
+  environment: Environment,
+  config: SkillOptConfig,
+  loaded: LoadedSplits | undefined,
+): Promise<TrainingSplits & { sizes: RunSummary['splitSizes'] }> {
   const [train, val, test] = loaded
     ? [loaded.train, loaded.val, loaded.test]
     : await Promise.all([environment.loadSplit('train'), environment.loadSplit('val'), environment.loadSplit('test')]);
@@ -69,9 +73,19 @@ async function loadSplits(environment: Environment, config: SkillOptConfig, load
       category: 'user',
       message: `train.train_size is ${config.train.train_size} but the training split has only ${train.length} items; lower it or set it to 0 to use them all`,
     });
-  const splits = { train: firstItems(train, config.train.train_size), selection: firstItems(val, config.evaluation.sel_env_num), test: firstItems(test, config.evaluation.test_env_num) };
-  if (splits.train.length === 0) throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no training items` });
-  if (splits.selection.length === 0) throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no validation items, which the gate needs` });
+  const splits = {
+    train: firstItems(train, config.train.train_size),
+    selection: firstItems(val, config.evaluation.sel_env_num),
+    test: firstItems(test, config.evaluation.test_env_num),
+  };
+  if (splits.train.length === 0)
+    throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no training items` });
+  if (splits.selection.length === 0)
+    throw new SkillOptError({
+      code: ERROR_CODES.dataInvalid,
+      category: 'user',
+      message: `the env "${environment.id}" returned no validation items, which the gate needs`,
+    });
   return { ...splits, sizes: { train: splits.train.length, val: splits.selection.length, test: splits.test.length } };
 }
 
@@ -98,7 +112,9 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   checkTargetCapabilities(environment, givenTarget);
   const signal = options.signal ?? new AbortController().signal;
   const storeOptions = { trainerSchema: trainerSnapshotSchema };
-  const store: RunStore<TrainerSnapshot> = options.resume ? await openRunStore(options.runDirectory, storeOptions) : await createRunStore(options.runDirectory, storeOptions);
+  const store: RunStore<TrainerSnapshot> = options.resume
+    ? await openRunStore(options.runDirectory, storeOptions)
+    : await createRunStore(options.runDirectory, storeOptions);
   // A finished run has nothing left to do: resuming it appends nothing and pays for nothing.
   if (store.state?.finished === true) return readFinishedSummary(store);
   const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;
@@ -308,4 +324,3 @@ async function readFinishedSummary(store: RunStore<TrainerSnapshot>): Promise<Ru
     });
   return summary as RunSummary;
 }
-

@@ -98,14 +98,20 @@ export function toRuntimeState(state: TrainerState, counters: TrainingCounters):
       completedEpochEndStages: state.completedEpochEndStages,
       acceptedCandidates: state.acceptedCandidates,
       rejectedCandidates: state.rejectedCandidates,
-      rejectedEdits: { maxEntries: state.rejectedEdits.maxEntries, entries: state.rejectedEdits.toJSON().entries as TrainerSnapshot['rejectedEdits']['entries'] },
+      rejectedEdits: {
+        maxEntries: state.rejectedEdits.maxEntries,
+        entries: state.rejectedEdits.toJSON().entries as TrainerSnapshot['rejectedEdits']['entries'],
+      },
       counters: structuredClone(counters),
     },
   };
 }
 
 /** The trainer state and the counters a committed runtime_state.json describes, with the skill texts read back. */
-export async function fromRuntimeState(store: RunStore<TrainerSnapshot>, runtime: RuntimeState<TrainerSnapshot>): Promise<{ state: TrainerState; counters: TrainingCounters }> {
+export async function fromRuntimeState(
+  store: RunStore<TrainerSnapshot>,
+  runtime: RuntimeState<TrainerSnapshot>,
+): Promise<{ state: TrainerState; counters: TrainingCounters }> {
   const { trainer } = runtime;
   const standing = async (reference: SkillReference, scores: SelectionScores, origin: string): Promise<SkillStanding> => ({
     text: await store.readSkill(reference.skillPath),

@@ -90,7 +90,15 @@ export async function evaluateInRun(
     workDirectory: context.store.pathOf('work'),
     onItem: (report) => {
       // A rollout served from the cache is in the ledger too, as a hit: no call, no cost.
-      if (report.cached) context.ledger.record({ role: 'target', purpose: 'rollout', provider: targetModel.provider, modelId: targetModel.modelId, latencyMs: 0, cacheHit: true });
+      if (report.cached)
+        context.ledger.record({
+          role: 'target',
+          purpose: 'rollout',
+          provider: targetModel.provider,
+          modelId: targetModel.modelId,
+          latencyMs: 0,
+          cacheHit: true,
+        });
       context.events.emit({ type: 'item-rolled-out', ...report });
     },
   });
@@ -103,7 +111,11 @@ export async function evaluateInRun(
 }
 
 /** Records a stage that could not produce a usable result, as an event and for the summary. */
-export function recordStageFailure(context: TrainingContext, failure: Pick<StageFailure, 'stage' | 'prompt' | 'reason'>, position?: { epoch: number; globalStep: number }): void {
+export function recordStageFailure(
+  context: TrainingContext,
+  failure: Pick<StageFailure, 'stage' | 'prompt' | 'reason'>,
+  position?: { epoch: number; globalStep: number },
+): void {
   const { stage, prompt, reason } = failure;
   context.counters.stageFailures.push({ globalStep: position?.globalStep ?? null, stage, prompt, reason });
   context.events.emit({ type: 'stage-failed', stage, prompt, reason, ...(position ? { epoch: position.epoch, globalStep: position.globalStep } : {}) });

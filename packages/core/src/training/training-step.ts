@@ -1,5 +1,12 @@
 import { EMPTY_USAGE, type ScoredRollout, type TaskItem, type Usage } from '@skillopt/contract';
-import { proposeCandidate, scheduledLearningRate, type CandidateProposal, type CandidateProposalProgress, type LearningRateScheduleSettings, type ProposedCandidate } from '@skillopt/optimizer';
+import {
+  proposeCandidate,
+  scheduledLearningRate,
+  type CandidateProposal,
+  type CandidateProposalProgress,
+  type LearningRateScheduleSettings,
+  type ProposedCandidate,
+} from '@skillopt/optimizer';
 import type { StepGate, StepRecord } from '../run-store/step-record.js';
 import { skillHash } from '../skill-hash.js';
 import { stepBatches } from './batch-plan.js';
@@ -36,9 +43,20 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     accumulation: config.train.accumulation,
     seed: config.train.seed,
   });
-  context.events.emit({ type: 'step-started', ...position, itemIds: batches.flat().map((item) => item.id), learningRate: announcedLearningRate(settings.learningRate, globalStep) });
+  context.events.emit({
+    type: 'step-started',
+    ...position,
+    itemIds: batches.flat().map((item) => item.id),
+    learningRate: announcedLearningRate(settings.learningRate, globalStep),
+  });
   const { results, trainScores } = await rollOut(context, state.current.text, batches);
-  const rolledOut = { step: globalStep, epoch: position.epoch, stepInEpoch: position.step, trainItemIds: batches.map((batch) => batch.map((item) => item.id)), trainScores };
+  const rolledOut = {
+    step: globalStep,
+    epoch: position.epoch,
+    stepInEpoch: position.step,
+    trainItemIds: batches.map((batch) => batch.map((item) => item.id)),
+    trainScores,
+  };
   // Read when the step ends, after the gate may have replaced the current and the best skill.
   const standing = (spent: { optimizerCalls: number; optimizerUsage: Usage }) => ({
     currentSkillHash: state.current.reference.skillHash,
@@ -94,7 +112,14 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
       };
     case 'candidate': {
       const gate = await gateCandidate(context, state, position, proposal);
-      return { ...rolledOut, ...learningRate, candidateHash: skillHash(proposal.skill), gate, outcome: gate.accepted ? 'accepted' : 'rejected', ...standing(spent) };
+      return {
+        ...rolledOut,
+        ...learningRate,
+        candidateHash: skillHash(proposal.skill),
+        gate,
+        outcome: gate.accepted ? 'accepted' : 'rejected',
+        ...standing(spent),
+      };
     }
   }
 }
@@ -111,7 +136,12 @@ async function rollOut(context: TrainingContext, skill: string, batches: readonl
   for (const batch of batches) {
     const evaluation = await evaluateInRun(context, skill, batch, 'train');
     for (const item of evaluation.items) if (item.status === 'scored') results.push(item.result);
-    trainScores.push({ hard: evaluation.summary.meanHard, soft: evaluation.summary.meanSoft, scored: evaluation.summary.scoredCount, excluded: evaluation.summary.excludedCount });
+    trainScores.push({
+      hard: evaluation.summary.meanHard,
+      soft: evaluation.summary.meanSoft,
+      scored: evaluation.summary.scoredCount,
+      excluded: evaluation.summary.excludedCount,
+    });
   }
   return { results, trainScores };
 }
@@ -132,7 +162,12 @@ async function writeProposalArtifacts(context: TrainingContext, globalStep: numb
 async function gateCandidate(context: TrainingContext, state: TrainerState, position: StepPosition, proposal: ProposedCandidate): Promise<StepGate> {
   const { globalStep } = position;
   const candidate = proposal.skill;
-  const { decision, candidateScores } = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'step' });
+  const { decision, candidateScores } = await runGate(context).judge({
+    incumbentSkill: state.current.text,
+    candidateSkill: candidate,
+    position,
+    stage: 'step',
+  });
   await context.store.writeStepArtifact(globalStep, 'gate_decision.json', decision);
   if (decision.accepted) {
     state.acceptedCandidates += 1;

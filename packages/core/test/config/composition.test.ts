@@ -24,10 +24,7 @@ describe('composeConfigSchema: the env package', () => {
         return searchqaEnv.configSchema.safeParse(input);
       },
     });
-    const { config, warnings } = validateConfig(
-      { env: { name: 'searchqa', exec_timeout: 60, max_turns: 2 } },
-      composeConfigSchema({ environment: spy }),
-    );
+    const { config, warnings } = validateConfig({ env: { name: 'searchqa', exec_timeout: 60, max_turns: 2 } }, composeConfigSchema({ environment: spy }));
     expect(seen).toEqual([{ max_turns: 2 }]);
     expect(config.env).toEqual({
       name: 'searchqa',
@@ -42,10 +39,14 @@ describe('composeConfigSchema: the env package', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('gives the package the shared keys it declares, as written, so its own defaults win over core\'s', () => {
+  it("gives the package the shared keys it declares, as written, so its own defaults win over core's", () => {
     const splitting = envManifest(
       'splitting',
-      z.strictObject({ split_mode: z.enum(['split_dir', 'ratio']).default('split_dir'), split_dir: z.string().default(''), exec_timeout: z.number().default(30) }),
+      z.strictObject({
+        split_mode: z.enum(['split_dir', 'ratio']).default('split_dir'),
+        split_dir: z.string().default(''),
+        exec_timeout: z.number().default(30),
+      }),
     );
     const seen: unknown[] = [];
     const spy = envManifest('splitting', {
@@ -82,9 +83,7 @@ describe('composeConfigSchema: the env package', () => {
 
   it('reads errors of a schema that is not zod at all', () => {
     const handmade = envManifest('handmade', { safeParse: () => ({ success: false as const, error: new Error('limit must be even') }) });
-    expect(problemsOf({ env: { name: 'handmade' } }, composeConfigSchema({ environment: handmade }))).toEqual([
-      { path: 'env', message: 'limit must be even' },
-    ]);
+    expect(problemsOf({ env: { name: 'handmade' } }, composeConfigSchema({ environment: handmade }))).toEqual([{ path: 'env', message: 'limit must be even' }]);
   });
 
   it('passes the env keys through with a warning when no env package is installed', () => {
@@ -94,7 +93,8 @@ describe('composeConfigSchema: the env package', () => {
       {
         code: 'section-not-validated',
         path: 'env',
-        message: 'env: the env package "searchqa" is not installed, so its keys max_turns, exec_timout (or did you mean exec_timeout?) were passed through unvalidated',
+        message:
+          'env: the env package "searchqa" is not installed, so its keys max_turns, exec_timout (or did you mean exec_timeout?) were passed through unvalidated',
       },
     ]);
   });
@@ -113,7 +113,9 @@ describe('composeConfigSchema: backend packages', () => {
   });
 
   it("reports a backend's problems under backends.<id>, with suggestions", () => {
-    expect(problemsOf({ env: { name: 'x' }, backends: { openai: { presett: 'azure', target: { base_ulr: 'x' } }, codex: { sandbox: 'yolo' } } }, schema)).toEqual([
+    expect(
+      problemsOf({ env: { name: 'x' }, backends: { openai: { presett: 'azure', target: { base_ulr: 'x' } }, codex: { sandbox: 'yolo' } } }, schema),
+    ).toEqual([
       { path: 'backends.openai.target.base_ulr', message: 'unknown key', suggestion: 'backends.openai.target.base_url' },
       { path: 'backends.openai.presett', message: 'unknown key', suggestion: 'backends.openai.preset' },
       {

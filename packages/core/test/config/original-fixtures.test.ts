@@ -57,10 +57,15 @@ describe("the original's configs load, translate and validate", () => {
       {
         code: 'value-translated',
         path: 'env.skill_init',
-        message: "env.skill_init (skillopt/envs/searchqa/skills/initial.md) is the original's built-in initial skill; the env package's own initial skill is used instead",
+        message:
+          "env.skill_init (skillopt/envs/searchqa/skills/initial.md) is the original's built-in initial skill; the env package's own initial skill is used instead",
       },
     ]);
-    expect(resolved.sources['backends.openai.api_version']).toEqual({ kind: 'file', path: fixture('_base_/default.yaml'), includedBy: fixture('searchqa/default.yaml') });
+    expect(resolved.sources['backends.openai.api_version']).toEqual({
+      kind: 'file',
+      path: fixture('_base_/default.yaml'),
+      includedBy: fixture('searchqa/default.yaml'),
+    });
     expect(resolved.sources['env.workers']).toEqual({ kind: 'file', path: fixture('searchqa/default.yaml') });
   });
 

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { liftFlatLegacyKeys, translateOriginalConfig as translateWithoutPackages, validateConfig, type ConfigTree, type TranslateOriginalConfigOptions } from '../../src/config/index.js';
+import {
+  liftFlatLegacyKeys,
+  translateOriginalConfig as translateWithoutPackages,
+  validateConfig,
+  type ConfigTree,
+  type TranslateOriginalConfigOptions,
+} from '../../src/config/index.js';
 import { ORIGINAL_KEY_PREFIXES } from '../../src/config/original-format/original-key-names.js';
 import { backendManifest, STUB_BACKEND_PACKAGES } from './stub-packages.js';
 
@@ -191,12 +197,16 @@ describe('translateOriginalConfig: backends', () => {
     ]);
   });
 
-  it("drops the OpenAI default model name for backends the original gave their own default, and uses minimax_model for a MiniMax target", () => {
-    const claude = translateOriginalConfig({ model: { optimizer_backend: 'openai_chat', target_backend: 'claude_code_exec', target: 'gpt-5.5', optimizer: 'gpt-5.5' } });
+  it('drops the OpenAI default model name for backends the original gave their own default, and uses minimax_model for a MiniMax target', () => {
+    const claude = translateOriginalConfig({
+      model: { optimizer_backend: 'openai_chat', target_backend: 'claude_code_exec', target: 'gpt-5.5', optimizer: 'gpt-5.5' },
+    });
     expect(claude.config.model).toEqual({ optimizer_backend: 'openai', target_backend: 'claude-code', optimizer: 'gpt-5.5' });
     expect(codes(claude.warnings)).toEqual(['model-name-dropped']);
 
-    const minimax = translateOriginalConfig({ model: { target_backend: 'minimax_chat', target: 'gpt-5.5', minimax_model: 'MiniMax-M2.5', minimax_region: 'global_en' } });
+    const minimax = translateOriginalConfig({
+      model: { target_backend: 'minimax_chat', target: 'gpt-5.5', minimax_model: 'MiniMax-M2.5', minimax_region: 'global_en' },
+    });
     expect(minimax.config.model).toMatchObject({ target: 'MiniMax-M2.5', target_backend: 'openai' });
     expect(minimax.config.backends).toEqual({ openai: { optimizer: { preset: 'azure' }, target: { preset: 'minimax', region: 'global_en' } } });
   });
@@ -213,7 +223,9 @@ describe('translateOriginalConfig: other keys', () => {
     expect(config.train).toEqual({ num_epochs: 2 });
     expect(config.gradient).toEqual({});
     expect(warnings.map((warning) => warning.path)).toEqual(['train.steps_per_epoch', 'gradient.max_analyst_rounds', 'optimizer.meta_learning_rate']);
-    expect(warnings[1]?.message).toBe('gradient.max_analyst_rounds is retired and was ignored: the original parsed it but never used it, and had already retired it');
+    expect(warnings[1]?.message).toBe(
+      'gradient.max_analyst_rounds is retired and was ignored: the original parsed it but never used it, and had already retired it',
+    );
   });
 
   it('renames livemathematicianbench and drops the empty strings that meant "unset"', () => {
@@ -248,13 +260,23 @@ describe('translateOriginalConfig: each backend package translates its own keys'
     );
     expect(config.backends).toEqual({ cursor: { sandbox_mode: 'enabled' } });
     expect(warnings).toEqual([
-      { code: 'retired-key', path: 'model.cursor_exec_path', message: 'model.cursor_exec_path is retired and was ignored: the cursor package finds its CLI itself' },
+      {
+        code: 'retired-key',
+        path: 'model.cursor_exec_path',
+        message: 'model.cursor_exec_path is retired and was ignored: the cursor package finds its CLI itself',
+      },
     ]);
   });
 
   it('passes the keys of a package that is not installed through under their own names, implying nothing', () => {
     const { config } = translateWithoutPackages({
-      model: { optimizer_backend: 'claude_chat', target_backend: 'codex_exec', codex_exec_full_auto: true, codex_path: '/opt/codex', claude_code_exec_effort: 'high' },
+      model: {
+        optimizer_backend: 'claude_chat',
+        target_backend: 'codex_exec',
+        codex_exec_full_auto: true,
+        codex_path: '/opt/codex',
+        claude_code_exec_effort: 'high',
+      },
     });
     // Without their packages nothing says that claude_chat means chat mode or that full_auto was retired.
     expect(config.backends).toEqual({ codex: { full_auto: true, path: '/opt/codex' }, 'claude-code': { effort: 'high' } });
@@ -263,19 +285,25 @@ describe('translateOriginalConfig: each backend package translates its own keys'
 
   it('warns when an installed package does not say how it reads a family of its keys', () => {
     const openai = backendManifest('openai', z.record(z.string(), z.unknown()), { backendNames: { qwen_chat: { preset: 'qwen' } } });
-    const { config, warnings } = translateWithoutPackages({ model: { target_backend: 'qwen_chat', optimizer_backend: 'qwen_chat', qwen_chat_base_url: 'http://localhost:8000/v1' } }, { backendPackages: { openai } });
+    const { config, warnings } = translateWithoutPackages(
+      { model: { target_backend: 'qwen_chat', optimizer_backend: 'qwen_chat', qwen_chat_base_url: 'http://localhost:8000/v1' } },
+      { backendPackages: { openai } },
+    );
     expect(config.backends).toEqual({ openai: { preset: 'qwen', base_url: 'http://localhost:8000/v1' } });
     expect(warnings).toEqual([
       {
         code: 'value-translated',
         path: 'model.qwen_chat_base_url',
-        message: 'model.qwen_chat_base_url: the installed backend package "openai" does not say how it reads these keys of the original\'s format; they were passed to backends.openai under their own names',
+        message:
+          'model.qwen_chat_base_url: the installed backend package "openai" does not say how it reads these keys of the original\'s format; they were passed to backends.openai under their own names',
       },
     ]);
   });
 
   it('ignores without a warning the settings of an unused backend that a base file set, but not those the config itself set', () => {
-    const input = { model: { optimizer_backend: 'openai_chat', target_backend: 'openai_chat', cursor_exec_sandbox: 'enabled', copilot_exec_path: '/opt/copilot' } };
+    const input = {
+      model: { optimizer_backend: 'openai_chat', target_backend: 'openai_chat', cursor_exec_sandbox: 'enabled', copilot_exec_path: '/opt/copilot' },
+    };
     const { warnings } = translateWithoutPackages(input, { isInherited: (key) => key === 'model.cursor_exec_sandbox' });
     expect(warnings.map((warning) => warning.message)).toEqual(['model.copilot_exec_path: settings of copilot_exec, which neither role uses here; ignored']);
   });

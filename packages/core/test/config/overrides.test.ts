@@ -98,7 +98,9 @@ describe('applyOverrides', () => {
 
 describe('secrets in overrides', () => {
   it('never repeats a secret given on the command line in a message', () => {
-    expect(() => parseOverride('backends.openai.api_key=[sk-abcdefghijklmnopqrstu')).toThrow('override "backends.openai.api_key=[redacted]": the value is not valid YAML');
+    expect(() => parseOverride('backends.openai.api_key=[sk-abcdefghijklmnopqrstu')).toThrow(
+      'override "backends.openai.api_key=[redacted]": the value is not valid YAML',
+    );
     expect(() => parseOverride('Bearer abcdefghijklmnop')).toThrow('override "Bearer [redacted]" has no "="');
   });
 });

@@ -33,7 +33,9 @@ describe('resolveConfig: paths in env', () => {
 
 describe('resolveConfig: paths of a data layer', () => {
   it("are relative to the layer's directory when it has one, otherwise to the working directory", async () => {
-    const withDirectory = await resolveConfig({ layers: [{ name: 'package.json#skillopt', directory: '/project', config: { env: { name: 'x', split_dir: 'data/split' } } }] });
+    const withDirectory = await resolveConfig({
+      layers: [{ name: 'package.json#skillopt', directory: '/project', config: { env: { name: 'x', split_dir: 'data/split' } } }],
+    });
     expect(withDirectory.config.env.split_dir).toBe('/project/data/split');
     const without = await resolveConfig({ layers: [{ name: 'inline', config: { env: { name: 'x', split_dir: 'data/split' } } }], workingDirectory: '/cwd' });
     expect(without.config.env.split_dir).toBe('/cwd/data/split');

@@ -7,7 +7,8 @@ describe('resolveConfig: provenance', () => {
   const files = writeFiles({
     'configs/_base_/default.yaml': 'train:\n  num_epochs: 4\n  seed: 42\noptimizer:\n  learning_rate: 4\n',
     'configs/searchqa/default.yaml': '_base_: ../_base_/default.yaml\ntrain:\n  num_epochs: 3\nenv:\n  name: searchqa\n',
-    'run.yaml': '_base_: configs/searchqa/default.yaml\nevaluation:\n  gate_metric: soft\nmodel:\n  target_backend: qwen_chat\n  qwen_chat_base_url: http://localhost:8000/v1\n',
+    'run.yaml':
+      '_base_: configs/searchqa/default.yaml\nevaluation:\n  gate_metric: soft\nmodel:\n  target_backend: qwen_chat\n  qwen_chat_base_url: http://localhost:8000/v1\n',
   });
   afterAll(() => files.cleanup());
 

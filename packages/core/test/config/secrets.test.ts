@@ -3,21 +3,49 @@ import { dropConfigSecrets, translateOriginalConfig, validateConfig } from '../.
 import { STUB_BACKEND_PACKAGES } from './stub-packages.js';
 
 describe('isSecretKey', () => {
-  it.each(['api_key', 'apiKey', 'API_KEY', 'azure_openai_api_key', 'x-api-key', 'token', 'access_token', 'githubToken', 'secret', 'client_secret', 'password', 'Authorization', 'bearer', 'credentials', 'private_key', 'cookie'])(
-    '%s names a secret',
-    (key) => expect(isSecretKey(key)).toBe(true),
-  );
+  it.each([
+    'api_key',
+    'apiKey',
+    'API_KEY',
+    'azure_openai_api_key',
+    'x-api-key',
+    'token',
+    'access_token',
+    'githubToken',
+    'secret',
+    'client_secret',
+    'password',
+    'Authorization',
+    'bearer',
+    'credentials',
+    'private_key',
+    'cookie',
+  ])('%s names a secret', (key) => expect(isSecretKey(key)).toBe(true));
 
-  it.each(['max_tokens', 'max_thinking_tokens', 'rewrite_max_completion_tokens', 'tokens', 'token_budget', 'keys', 'api_version', 'auth_mode', 'ad_scope', 'managed_identity_client_id', 'secret_santa_list', 'monkey'])(
-    '%s does not',
-    (key) => expect(isSecretKey(key)).toBe(false),
-  );
+  it.each([
+    'max_tokens',
+    'max_thinking_tokens',
+    'rewrite_max_completion_tokens',
+    'tokens',
+    'token_budget',
+    'keys',
+    'api_version',
+    'auth_mode',
+    'ad_scope',
+    'managed_identity_client_id',
+    'secret_santa_list',
+    'monkey',
+  ])('%s does not', (key) => expect(isSecretKey(key)).toBe(false));
 });
 
 describe('secrets in configs are never kept', () => {
   it("drops a key from our format with a warning naming the backend's environment variable", () => {
     const { config, warnings, dropped } = dropConfigSecrets({
-      backends: { openai: { preset: 'azure', api_key: 'abc', target: { api_key: 'def' } }, anthropic: { apiKey: 'sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx' }, sim: { token: '' } },
+      backends: {
+        openai: { preset: 'azure', api_key: 'abc', target: { api_key: 'def' } },
+        anthropic: { apiKey: 'sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx' },
+        sim: { token: '' },
+      },
       env: { name: 'officeqa', search_api_token: 'tok' },
     });
     expect(config).toEqual({ backends: { openai: { preset: 'azure', target: {} }, anthropic: {}, sim: {} }, env: { name: 'officeqa' } });

@@ -60,7 +60,11 @@ const openAiOriginalConfig: OriginalConfigFormat = {
       shippedDefaults: { api_version: '2024-12-01-preview', ad_scope: 'https://cognitiveservices.azure.com/.default' },
       secretVariables: { shared: 'AZURE_OPENAI_API_KEY', target: 'TARGET_AZURE_OPENAI_API_KEY', optimizer: 'OPTIMIZER_AZURE_OPENAI_API_KEY' },
     },
-    { prefix: 'qwen_chat_', usedBy: ['qwen_chat'], secretVariables: { shared: 'QWEN_CHAT_API_KEY', target: 'TARGET_QWEN_CHAT_API_KEY', optimizer: 'OPTIMIZER_QWEN_CHAT_API_KEY' } },
+    {
+      prefix: 'qwen_chat_',
+      usedBy: ['qwen_chat'],
+      secretVariables: { shared: 'QWEN_CHAT_API_KEY', target: 'TARGET_QWEN_CHAT_API_KEY', optimizer: 'OPTIMIZER_QWEN_CHAT_API_KEY' },
+    },
     {
       prefix: 'minimax_',
       usedBy: ['minimax_chat'],
@@ -87,7 +91,14 @@ export const codexBackend = backendManifest(
     path: z.string().default('codex'),
     sandbox: z.enum(['read-only', 'workspace-write', 'danger-full-access']).default('workspace-write'),
   }),
-  { keyFamilies: [{ prefix: 'codex_exec_', retired: { full_auto: 'the original had already deprecated it and never passed it on; use codex_exec_sandbox / backends.codex.sandbox' } }] },
+  {
+    keyFamilies: [
+      {
+        prefix: 'codex_exec_',
+        retired: { full_auto: 'the original had already deprecated it and never passed it on; use codex_exec_sandbox / backends.codex.sandbox' },
+      },
+    ],
+  },
 );
 
 const anySection = z.record(z.string(), z.unknown());
@@ -105,4 +116,10 @@ export const copilotBackend = backendManifest('copilot', anySection, {
 export const cursorBackend = backendManifest('cursor', anySection, { keyFamilies: [{ prefix: 'cursor_exec_' }] });
 
 /** Every stand-in backend by id, as translateOriginalConfig takes them. */
-export const STUB_BACKEND_PACKAGES = { openai: openAiBackend, codex: codexBackend, 'claude-code': claudeCodeBackend, copilot: copilotBackend, cursor: cursorBackend };
+export const STUB_BACKEND_PACKAGES = {
+  openai: openAiBackend,
+  codex: codexBackend,
+  'claude-code': claudeCodeBackend,
+  copilot: copilotBackend,
+  cursor: cursorBackend,
+};

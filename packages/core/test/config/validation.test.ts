@@ -31,7 +31,14 @@ describe('validateConfig: defaults', () => {
       use_meta_skill: true,
       longitudinal_pair_policy: 'mixed',
     });
-    expect(config.evaluation).toMatchObject({ use_gate: true, gate_metric: 'hard', gate_mixed_weight: 0.5, gate_strategy: 'strict', paired_error_rate: 0.05, must_pass: [] });
+    expect(config.evaluation).toMatchObject({
+      use_gate: true,
+      gate_metric: 'hard',
+      gate_mixed_weight: 0.5,
+      gate_strategy: 'strict',
+      paired_error_rate: 0.05,
+      must_pass: [],
+    });
     expect(config.model).toEqual({ target_backend: 'openai', optimizer_backend: 'openai', reasoning_effort: 'medium', rewrite_max_completion_tokens: 64000 });
     expect(config.env).toEqual({ name: 'searchqa', split_mode: 'ratio', split_seed: 42, split_ratio: '2:1:7', exec_timeout: 120 });
     expect(config.budget).toEqual({ target: {}, optimizer: {} });
@@ -84,9 +91,7 @@ describe('validateConfig: problems', () => {
   });
 
   it('says what was expected and what it got for a wrong type', () => {
-    expect(problemsOf({ ...minimal, train: { num_epochs: 'two' } })).toEqual([
-      { path: 'train.num_epochs', message: 'expected a number, got the text "two"' },
-    ]);
+    expect(problemsOf({ ...minimal, train: { num_epochs: 'two' } })).toEqual([{ path: 'train.num_epochs', message: 'expected a number, got the text "two"' }]);
     expect(problemsOf({ ...minimal, train: { num_epochs: 2.5 } })[0]?.message).toBe('expected a whole number, got the number 2.5');
     expect(problemsOf({ ...minimal, evaluation: { use_gate: 'yes' } })[0]?.message).toBe('expected true or false, got the text "yes"');
     expect(problemsOf({ ...minimal, train: [] })[0]?.message).toBe('expected a mapping, got a list');
@@ -103,7 +108,9 @@ describe('validateConfig: problems', () => {
   });
 
   it('explains numeric bounds', () => {
-    expect(problemsOf({ ...minimal, gradient: { merge_batch_size: 1 } })).toEqual([{ path: 'gradient.merge_batch_size', message: 'must be at least 2, got 1' }]);
+    expect(problemsOf({ ...minimal, gradient: { merge_batch_size: 1 } })).toEqual([
+      { path: 'gradient.merge_batch_size', message: 'must be at least 2, got 1' },
+    ]);
     expect(problemsOf({ ...minimal, evaluation: { paired_error_rate: 0 } })[0]?.message).toBe('must be greater than 0, got 0');
     expect(problemsOf({ ...minimal, optimizer: { learning_rate: 2, min_learning_rate: 3 } })).toEqual([
       { path: 'optimizer.min_learning_rate', message: 'must not exceed optimizer.learning_rate (2), got 3' },

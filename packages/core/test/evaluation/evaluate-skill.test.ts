@@ -98,7 +98,11 @@ describe('evaluateSkill: scoring and reporting', () => {
 
   it('returns results in item order whatever order the rollouts complete in', async () => {
     const pending = new Map<string, Deferred<RolloutResult>>();
-    const { environment, reports, options: evaluateOptions } = options(
+    const {
+      environment,
+      reports,
+      options: evaluateOptions,
+    } = options(
       (item) => {
         const gate = deferred<RolloutResult>();
         pending.set(item.id, gate);
@@ -192,9 +196,11 @@ describe('evaluateSkill: infrastructure failures', () => {
   });
 
   it('excludes an item whose failure persists after the retries, and never counts it as a failed task', async () => {
-    const { environment, reports, options: evaluateOptions } = options((item) =>
-      item.id === 'item-1' ? erroredResult(item, ERROR_CODES.providerTimeout) : scoredResult(item, 1),
-    );
+    const {
+      environment,
+      reports,
+      options: evaluateOptions,
+    } = options((item) => (item.id === 'item-1' ? erroredResult(item, ERROR_CODES.providerTimeout) : scoredResult(item, 1)));
     const evaluation = await evaluateSkill(evaluateOptions);
 
     expect(environment.callsFor('item-1')).toBe(3); // one attempt + 2 retries
@@ -297,7 +303,11 @@ describe('evaluateSkill: abort', () => {
   it('rejects with the abort reason at once, even while an env ignores its signal', async () => {
     const controller = new AbortController();
     const neverSettles = deferred<RolloutResult>();
-    const { environment, reports, options: evaluateOptions } = options(() => neverSettles.promise, {
+    const {
+      environment,
+      reports,
+      options: evaluateOptions,
+    } = options(() => neverSettles.promise, {
       signal: controller.signal,
       concurrency: 2,
     });

@@ -1,10 +1,4 @@
-import type {
-  Environment,
-  RolloutContext,
-  RolloutResult,
-  Target,
-  TaskItem,
-} from '@skillopt/contract';
+import type { Environment, RolloutContext, RolloutResult, Target, TaskItem } from '@skillopt/contract';
 import { createScriptedChatModel } from '@skillopt/env-kit';
 
 /** TEST DOUBLE. One call the scripted environment received. */

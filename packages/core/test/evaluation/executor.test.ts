@@ -5,7 +5,10 @@ import type { Environment, RolloutResult, TaskItem } from '@skillopt/contract';
 import { createInProcessExecutor, createMemoryRolloutCache, evaluateSkill } from '../../src/index';
 
 const items: TaskItem[] = Array.from({ length: 6 }, (_, index) => ({ id: `item-${index}`, taskType: 'qa' }));
-const target = { kind: 'chat' as const, model: { specificationVersion: 'v1' as const, provider: 'none', modelId: 'none', generate: () => Promise.reject(new Error('unused')) } };
+const target = {
+  kind: 'chat' as const,
+  model: { specificationVersion: 'v1' as const, provider: 'none', modelId: 'none', generate: () => Promise.reject(new Error('unused')) },
+};
 
 /** An env whose rollouts wait until released, counting how many run at once. */
 function gatedEnvironment() {
@@ -27,7 +30,11 @@ function gatedEnvironment() {
       return { status: 'scored', id: item.id, taskType: item.taskType, hard: 1, soft: 1, prediction: '' };
     },
   };
-  return { environment, mostAtOnce: () => mostAtOnce, started: () => waiting.length, releaseAll: () => {
+  return {
+    environment,
+    mostAtOnce: () => mostAtOnce,
+    started: () => waiting.length,
+    releaseAll: () => {
       for (const release of waiting.splice(0)) release();
     },
   };
@@ -46,7 +53,19 @@ describe('the in-process executor', () => {
     const gated = gatedEnvironment();
     const executor = createInProcessExecutor({ maxRolloutsInFlight: 3 });
     const evaluate = (skill: string) =>
-      evaluateSkill({ environment: gated.environment, skill, items, target, cache: createMemoryRolloutCache(), concurrency: 6, retries: 0, signal: new AbortController().signal, phase: 'selection', workDirectory, executor });
+      evaluateSkill({
+        environment: gated.environment,
+        skill,
+        items,
+        target,
+        cache: createMemoryRolloutCache(),
+        concurrency: 6,
+        retries: 0,
+        signal: new AbortController().signal,
+        phase: 'selection',
+        workDirectory,
+        executor,
+      });
     const both = Promise.all([evaluate('candidate'), evaluate('incumbent')]);
     for (let round = 0; round < 8 && gated.started() < 12; round++) {
       await flush();
@@ -63,7 +82,19 @@ describe('the in-process executor', () => {
     const gated = gatedEnvironment();
     const executor = createInProcessExecutor({ maxRolloutsInFlight: 2 });
     const controller = new AbortController();
-    const evaluation = evaluateSkill({ environment: gated.environment, skill: 's', items, target, cache: createMemoryRolloutCache(), concurrency: 6, retries: 0, signal: controller.signal, phase: 'selection', workDirectory, executor });
+    const evaluation = evaluateSkill({
+      environment: gated.environment,
+      skill: 's',
+      items,
+      target,
+      cache: createMemoryRolloutCache(),
+      concurrency: 6,
+      retries: 0,
+      signal: controller.signal,
+      phase: 'selection',
+      workDirectory,
+      executor,
+    });
     await flush();
     expect(gated.started()).toBe(2);
     controller.abort(new Error('stopped'));

@@ -98,7 +98,9 @@ describe('events.jsonl', () => {
     const content = await readEventsFile(file);
     expect(content.events).toHaveLength(1);
     expect(content.unknownEventTypes).toEqual({ 'future-event': 1 });
-    expect(content.malformedLines).toEqual([expect.objectContaining({ lineNumber: 3, reason: expect.stringMatching(/^the epoch-started event does not have what its type requires \(runId: /) })]);
+    expect(content.malformedLines).toEqual([
+      expect.objectContaining({ lineNumber: 3, reason: expect.stringMatching(/^the epoch-started event does not have what its type requires \(runId: /) }),
+    ]);
     expect(content.tornFinalLine).toBe('{"type":"epoch-fin');
 
     // A new session appends after the torn line without merging into it.

@@ -15,13 +15,19 @@ function evaluatorOf(hardBySkill: Record<string, (index: number) => number | nul
     asked.push({ skill: skill === CANDIDATE ? 'candidate' : 'incumbent', itemIds: evaluated.map((item) => item.id) });
     return evaluated.map((item) => {
       const hard = (hardBySkill[skill] as (index: number) => number | null)(Number(item.id.slice('item-'.length)));
-      return hard === null ? { itemId: item.id, status: 'excluded', error: { code: 'provider-timeout' } } : { itemId: item.id, status: 'scored', hard, soft: hard };
+      return hard === null
+        ? { itemId: item.id, status: 'excluded', error: { code: 'provider-timeout' } }
+        : { itemId: item.id, status: 'scored', hard, soft: hard };
     });
   };
   return { evaluate, asked };
 }
 
-function gateOver(evaluator: ReturnType<typeof evaluatorOf>, settings: GateSettings, options: { count?: number; signal?: AbortSignal; gateRules?: Parameters<typeof rules>[0] } = {}) {
+function gateOver(
+  evaluator: ReturnType<typeof evaluatorOf>,
+  settings: GateSettings,
+  options: { count?: number; signal?: AbortSignal; gateRules?: Parameters<typeof rules>[0] } = {},
+) {
   const events: GateEvent[] = [];
   const gate = createCandidateGate({
     evaluate: evaluator.evaluate,
@@ -42,7 +48,15 @@ describe('the candidate gate port', () => {
       const evaluator = evaluatorOf({ [INCUMBENT]: (index) => (index < 5 ? 1 : 0), [CANDIDATE]: (index) => (index < 8 ? 1 : 0) });
       const { gate } = gateOver(evaluator, { strategy: 'strict' });
       const { decision, candidateScores } = await gate.judge(REQUEST);
-      expect(decision).toMatchObject({ strategy: 'strict', accepted: true, action: 'accept', candidateScore: 0.8, incumbentScore: 0.5, itemsEvaluated: 10, itemsTotal: 10 });
+      expect(decision).toMatchObject({
+        strategy: 'strict',
+        accepted: true,
+        action: 'accept',
+        candidateScore: 0.8,
+        incumbentScore: 0.5,
+        itemsEvaluated: 10,
+        itemsTotal: 10,
+      });
       expect(candidateScores).toEqual({ score: 0.8, selectionHard: 0.8, selectionSoft: 0.8 });
       expect(evaluator.asked).toEqual([
         { skill: 'incumbent', itemIds: items(10).map((item) => item.id) },
@@ -56,8 +70,29 @@ describe('the candidate gate port', () => {
       const { decision } = await gate.judge({ ...REQUEST, stage: 'slow-update' });
       expect(decision.accepted).toBe(false);
       expect(events).toEqual([
-        { type: 'candidate-evaluated', epoch: 1, step: 2, globalStep: 2, stage: 'slow-update', candidateHash: expect.stringMatching(/^[0-9a-f]{16}$/), candidateScore: 1, incumbentScore: 1, itemsEvaluated: 10 },
-        { type: 'gate-decided', epoch: 1, step: 2, globalStep: 2, stage: 'slow-update', accepted: false, strategy: 'strict', reason: decision.reason, candidateScore: 1, incumbentScore: 1 },
+        {
+          type: 'candidate-evaluated',
+          epoch: 1,
+          step: 2,
+          globalStep: 2,
+          stage: 'slow-update',
+          candidateHash: expect.stringMatching(/^[0-9a-f]{16}$/),
+          candidateScore: 1,
+          incumbentScore: 1,
+          itemsEvaluated: 10,
+        },
+        {
+          type: 'gate-decided',
+          epoch: 1,
+          step: 2,
+          globalStep: 2,
+          stage: 'slow-update',
+          accepted: false,
+          strategy: 'strict',
+          reason: decision.reason,
+          candidateScore: 1,
+          incumbentScore: 1,
+        },
       ]);
       expect(decision.reason).toContain('tie, and a tie is rejected');
     });

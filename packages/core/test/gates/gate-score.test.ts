@@ -1,18 +1,6 @@
 import { ERROR_CODES } from '@skillopt/contract';
-import {
-  APPENDIX_END_MARKER,
-  APPENDIX_START_MARKER,
-  SLOW_UPDATE_END_MARKER,
-  SLOW_UPDATE_START_MARKER,
-} from '@skillopt/optimizer';
-import {
-  DEFAULT_LEADING_WORDS,
-  gateScore,
-  parseLeadingWords,
-  projectGateMetric,
-  semanticDensity,
-  type GateMetric,
-} from '../../src/gates/index.js';
+import { APPENDIX_END_MARKER, APPENDIX_START_MARKER, SLOW_UPDATE_END_MARKER, SLOW_UPDATE_START_MARKER } from '@skillopt/optimizer';
+import { DEFAULT_LEADING_WORDS, gateScore, parseLeadingWords, projectGateMetric, semanticDensity, type GateMetric } from '../../src/gates/index.js';
 
 describe('projectGateMetric (§3.1 vectors)', () => {
   it('projects hard, soft and mixed with a clamped weight', () => {
@@ -27,9 +15,7 @@ describe('projectGateMetric (§3.1 vectors)', () => {
   });
 
   it('rejects an unknown metric as a config error', () => {
-    expect(() => projectGateMetric({ hard: 1, soft: 1 }, 'rouge' as GateMetric)).toThrow(
-      expect.objectContaining({ code: ERROR_CODES.configInvalid }),
-    );
+    expect(() => projectGateMetric({ hard: 1, soft: 1 }, 'rouge' as GateMetric)).toThrow(expect.objectContaining({ code: ERROR_CODES.configInvalid }));
   });
 });
 

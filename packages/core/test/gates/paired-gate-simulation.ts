@@ -1,11 +1,5 @@
 import { createSeededRandom, type SeededRandom } from '@skillopt/env-kit';
-import {
-  decideStrictGate,
-  runPairedGate,
-  type GateItemResult,
-  type GateMetric,
-  type PairedGateSettings,
-} from '../../src/gates/index.js';
+import { decideStrictGate, runPairedGate, type GateItemResult, type GateMetric, type PairedGateSettings } from '../../src/gates/index.js';
 import { rules } from './gate-test-doubles.js';
 
 /**
@@ -44,12 +38,7 @@ function draw(random: SeededRandom, chance: number, metric: GateMetric): { hard:
   return { hard: soft >= 0.5 ? 1 : 0, soft };
 }
 
-export async function simulatePairedGate(
-  scenario: SimulationScenario,
-  settings: PairedGateSettings,
-  trials: number,
-  seed: number,
-): Promise<SimulationTally> {
+export async function simulatePairedGate(scenario: SimulationScenario, settings: PairedGateSettings, trials: number, seed: number): Promise<SimulationTally> {
   const random = createSeededRandom(seed);
   const tally: SimulationTally = { trials, pairedAccepts: 0, testAccepts: 0, strictAccepts: 0, itemsEvaluated: 0, stoppedEarly: 0 };
   const gateRules = rules({ metric: scenario.metric });

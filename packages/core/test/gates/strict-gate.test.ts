@@ -1,7 +1,12 @@
 import { decideStrictGate, type GateRules } from '../../src/gates/index.js';
 import { itemResults, PLAIN_SKILL, rules } from './gate-test-doubles.js';
 
-function decide(candidateHard: (number | null)[], incumbentHard: (number | null)[], gateRules: GateRules = rules(), soft?: { candidate: number[]; incumbent: number[] }) {
+function decide(
+  candidateHard: (number | null)[],
+  incumbentHard: (number | null)[],
+  gateRules: GateRules = rules(),
+  soft?: { candidate: number[]; incumbent: number[] },
+) {
   return decideStrictGate({
     candidate: { skill: PLAIN_SKILL, items: itemResults(candidateHard, soft?.candidate) },
     incumbent: { skill: PLAIN_SKILL, items: itemResults(incumbentHard, soft?.incumbent) },

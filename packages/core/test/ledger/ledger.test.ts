@@ -7,7 +7,15 @@ import { createLedger, restoreLedger, type Ledger, type LedgerRecordInput } from
 
 // Made-up prices, so the tests claim nothing about real ones.
 const prices: PriceTable = [
-  { provider: 'acme', modelId: 'acme-large', inputUsdPerMillionTokens: 2, cachedInputUsdPerMillionTokens: 0.5, outputUsdPerMillionTokens: 8, source: 'https://example.test/prices', asOf: '2026-01-15' },
+  {
+    provider: 'acme',
+    modelId: 'acme-large',
+    inputUsdPerMillionTokens: 2,
+    cachedInputUsdPerMillionTokens: 0.5,
+    outputUsdPerMillionTokens: 8,
+    source: 'https://example.test/prices',
+    asOf: '2026-01-15',
+  },
 ];
 const costCalculator = createCostCalculator(prices);
 const fixedClock = () => new Date('2026-02-01T12:00:00.000Z');
@@ -116,7 +124,9 @@ describe('the ledger', () => {
     const ledger = createLedger({ costCalculator, budgets: { total: { maxUsd: 1 } } });
     ledger.record(optimizerCall());
     ledger.record(targetCall());
-    expect(spentError(ledger).message).toMatch(/The total budget is spent: \$3\.40 of \$1\.00 used \(budget\.total\.max_usd\) \(1 call to a model without a price is not counted\)/);
+    expect(spentError(ledger).message).toMatch(
+      /The total budget is spent: \$3\.40 of \$1\.00 used \(budget\.total\.max_usd\) \(1 call to a model without a price is not counted\)/,
+    );
   });
 
   it('rejects nonsensical budgets', () => {
@@ -129,13 +139,29 @@ describe('the ledger', () => {
     const file = path.join(directory, 'ledger.jsonl');
     const first = createLedger({ costCalculator, budgets: { optimizer: { maxCalls: 2 } }, filePath: file });
     first.record(optimizerCall());
-    const merge = first.begin({ role: 'optimizer', purpose: 'merge', provider: 'acme', modelId: 'acme-large', estimatedUsage: { inputTokens: 10, outputTokens: 0 } });
+    const merge = first.begin({
+      role: 'optimizer',
+      purpose: 'merge',
+      provider: 'acme',
+      modelId: 'acme-large',
+      estimatedUsage: { inputTokens: 10, outputTokens: 0 },
+    });
     await merge.written;
-    expect((await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).line)).toEqual(['call-recorded', 'call-started']);
+    expect(
+      (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).line),
+    ).toEqual(['call-recorded', 'call-started']);
     merge.succeeded({ usage: { inputTokens: 1_000, outputTokens: 100 }, latencyMs: 30 });
     first.record(targetCall());
     await first.flush();
-    expect((await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line).line)).toEqual(['call-recorded', 'call-started', 'call-finished', 'call-recorded']);
+    expect(
+      (await readFile(file, 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).line),
+    ).toEqual(['call-recorded', 'call-started', 'call-finished', 'call-recorded']);
 
     const resumedSameBudget = await restoreLedger(file, { costCalculator, budgets: { optimizer: { maxCalls: 2 } } });
     expect(() => resumedSameBudget.assertWithinBudget()).toThrow(/optimizer budget is spent/);
@@ -152,12 +178,24 @@ describe('the ledger', () => {
   it('counts a call a killed session started and never finished, at its estimated usage and price', async () => {
     const file = path.join(directory, 'ledger.jsonl');
     const killed = createLedger({ costCalculator, filePath: file });
-    await killed.begin({ role: 'optimizer', purpose: 'reflect', provider: 'acme', modelId: 'acme-large', estimatedUsage: { inputTokens: 500_000, outputTokens: 0 } }).written;
+    await killed.begin({
+      role: 'optimizer',
+      purpose: 'reflect',
+      provider: 'acme',
+      modelId: 'acme-large',
+      estimatedUsage: { inputTokens: 500_000, outputTokens: 0 },
+    }).written;
     // The process dies here: no finish line. A torn line of a write cut off by the kill follows.
     await writeFile(file, `${await readFile(file, 'utf8')}{"line":"call-fin`);
     const resumed = await restoreLedger(file, { costCalculator, budgets: { optimizer: { maxCalls: 1 } } });
     expect(resumed.entries()).toEqual([
-      expect.objectContaining({ sequence: 1, outcome: 'incomplete', purpose: 'reflect', usage: { inputTokens: 500_000, outputTokens: 0, estimated: true }, costUsd: 1 }),
+      expect.objectContaining({
+        sequence: 1,
+        outcome: 'incomplete',
+        purpose: 'reflect',
+        usage: { inputTokens: 500_000, outputTokens: 0, estimated: true },
+        costUsd: 1,
+      }),
     ]);
     expect(resumed.totals().overall).toMatchObject({ calls: 1, incompleteCalls: 1, estimatedUsageCalls: 1 });
     expect(() => resumed.assertWithinBudget()).toThrow(/optimizer budget is spent/);

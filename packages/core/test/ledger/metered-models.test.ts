@@ -1,18 +1,17 @@
-import {
-  ERROR_CODES,
-  ProviderError,
-  runEventSchema,
-  type AgentRunner,
-  type ChatModel,
-  type GenerateRequest,
-  type RunEvent,
-} from '@skillopt/contract';
+import { ERROR_CODES, ProviderError, runEventSchema, type AgentRunner, type ChatModel, type GenerateRequest, type RunEvent } from '@skillopt/contract';
 import { createCostCalculator } from '@skillopt/backends-kit';
 import { createEventBus } from '../../src/events/index';
 import { createLedger, meterAgentRunner, meterChatModel } from '../../src/ledger/index';
 
 const costCalculator = createCostCalculator([
-  { provider: 'acme', modelId: 'acme-large', inputUsdPerMillionTokens: 2, outputUsdPerMillionTokens: 8, source: 'https://example.test/prices', asOf: '2026-01-15' },
+  {
+    provider: 'acme',
+    modelId: 'acme-large',
+    inputUsdPerMillionTokens: 2,
+    outputUsdPerMillionTokens: 8,
+    source: 'https://example.test/prices',
+    asOf: '2026-01-15',
+  },
 ]);
 
 /** A clock that advances 250 ms per reading: latency is measured, not waited for. */
@@ -103,7 +102,9 @@ describe('metered models', () => {
     await expect(model.generate(request('reflect'))).rejects.toMatchObject({ code: 'budget-spent', category: 'user', retryable: false });
     expect(ledger.entries()).toHaveLength(1);
     // Other roles are not held to the optimizer's limit.
-    await expect(meterChatModel(fakeChatModel('acme-large'), { role: 'target', ledger, enforceBudget: true }).generate(request('rollout'))).resolves.toBeDefined();
+    await expect(
+      meterChatModel(fakeChatModel('acme-large'), { role: 'target', ledger, enforceBudget: true }).generate(request('rollout')),
+    ).resolves.toBeDefined();
   });
 
   it('records agent runs under the purpose each run names', async () => {
@@ -112,7 +113,12 @@ describe('metered models', () => {
       provider: 'codex',
       modelId: 'gpt-test',
       async run() {
-        return { finalText: 'done', transcript: [], usage: { inputTokens: 40, outputTokens: 5, estimated: true }, exitStatus: { code: 0, signal: null, timedOut: false } };
+        return {
+          finalText: 'done',
+          transcript: [],
+          usage: { inputTokens: 40, outputTokens: 5, estimated: true },
+          exitStatus: { code: 0, signal: null, timedOut: false },
+        };
       },
     };
     const ledger = createLedger();

@@ -49,7 +49,8 @@ async function writeFixturePackage(directory: string, packageName: string, optio
   );
 }
 
-const installIn = (base: string, packageName: string, options?: FixtureOptions) => writeFixturePackage(path.join(base, 'node_modules', ...packageName.split('/')), packageName, options);
+const installIn = (base: string, packageName: string, options?: FixtureOptions) =>
+  writeFixturePackage(path.join(base, 'node_modules', ...packageName.split('/')), packageName, options);
 
 /** Jest runs CommonJS, where `import()` of a file URL is not available: load with require instead. */
 function resolverFor(overrides: Partial<PackageResolverOptions> = {}) {
@@ -70,8 +71,16 @@ async function failureOf(promise: Promise<unknown>): Promise<SkillOptError> {
 
 describe('interpretPackageName', () => {
   it('tells short names, full names and paths apart', () => {
-    expect(interpretPackageName('env', 'searchqa')).toEqual({ form: 'names', conventional: ['@skillopt/env-searchqa', 'skillopt-env-searchqa'], asGiven: 'searchqa' });
-    expect(interpretPackageName('backend', 'openai')).toEqual({ form: 'names', conventional: ['@skillopt/backends-openai', 'skillopt-backends-openai'], asGiven: 'openai' });
+    expect(interpretPackageName('env', 'searchqa')).toEqual({
+      form: 'names',
+      conventional: ['@skillopt/env-searchqa', 'skillopt-env-searchqa'],
+      asGiven: 'searchqa',
+    });
+    expect(interpretPackageName('backend', 'openai')).toEqual({
+      form: 'names',
+      conventional: ['@skillopt/backends-openai', 'skillopt-backends-openai'],
+      asGiven: 'openai',
+    });
     expect(interpretPackageName('env', '@acme/env-x')).toEqual({ form: 'names', conventional: ['@acme/env-x'], asGiven: undefined });
     expect(interpretPackageName('env', 'skillopt-env-x')).toEqual({ form: 'names', conventional: ['skillopt-env-x'], asGiven: undefined });
     expect(interpretPackageName('env', './envs/x')).toEqual({ form: 'path', path: './envs/x' });
@@ -189,10 +198,12 @@ describe('createPackageResolver', () => {
     });
     await writeFile(path.join(directory, 'dist', 'index.mjs'), 'export const manifest = {};');
     const imported: string[] = [];
-    const viaRequire = await resolverFor({ importModule: (_url, file) => {
-      imported.push(file);
-      return Promise.resolve(require(file));
-    } }).resolveEnvironmentPackage('dual');
+    const viaRequire = await resolverFor({
+      importModule: (_url, file) => {
+        imported.push(file);
+        return Promise.resolve(require(file));
+      },
+    }).resolveEnvironmentPackage('dual');
     expect(viaRequire.entryFile).toBe(path.join(directory, 'dist', 'index.cjs'));
 
     // With the default conditions the ES module entry is chosen; a module whose exports sit under

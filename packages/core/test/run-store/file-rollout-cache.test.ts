@@ -16,7 +16,12 @@ afterEach(async () => {
 const hash = skillHash('# skill\n');
 const key = (itemId: string, sampleIndex = 0, targetModelId = 'sim-target') => ({ skillHash: hash, itemId, sampleIndex, targetModelId });
 const scored = (id: string, hard: number): RolloutResult => ({ id, taskType: 'qa', status: 'scored', hard, soft: hard, prediction: `answer ${id}` });
-const errored = (id: string): RolloutResult => ({ id, taskType: 'qa', status: 'errored', error: { code: 'provider-timeout', message: 'timed out', retryable: true } });
+const errored = (id: string): RolloutResult => ({
+  id,
+  taskType: 'qa',
+  status: 'errored',
+  error: { code: 'provider-timeout', message: 'timed out', retryable: true },
+});
 
 describe('the file rollout cache', () => {
   it('serves stored results after a reopen and counts hits and misses', async () => {
@@ -69,7 +74,10 @@ describe('the file rollout cache', () => {
     const cache = createFileRolloutCache({ directory });
     await cache.set(key('q1'), scored('q1', 0));
     await cache.set(key('q1'), scored('q1', 1));
-    await appendFile(path.join(directory, `${hash}.jsonl`), `${JSON.stringify({ itemId: 'q3', sampleIndex: 0, targetModelId: 'sim-target', result: errored('q3') })}\n`);
+    await appendFile(
+      path.join(directory, `${hash}.jsonl`),
+      `${JSON.stringify({ itemId: 'q3', sampleIndex: 0, targetModelId: 'sim-target', result: errored('q3') })}\n`,
+    );
     const reopened = createFileRolloutCache({ directory });
     expect(await reopened.get(key('q1'))).toEqual(scored('q1', 1));
     expect(await reopened.get(key('q3'))).toBeUndefined();

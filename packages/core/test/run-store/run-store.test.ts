@@ -45,8 +45,21 @@ function stateFor(options: {
     lastCompletedStep: options.step,
     epoch: options.step === 0 ? 0 : 1,
     stepInEpoch: options.step,
-    current: { ...options.current, origin: options.step === 0 ? 'initial-skill' : `step_000${options.step}`, score: options.currentScore, selectionHard: options.currentScore, selectionSoft: null },
-    best: { ...options.best, origin: options.bestStep === 0 ? 'initial-skill' : `step_000${options.bestStep}`, score: options.bestScore, selectionHard: options.bestScore, selectionSoft: null, step: options.bestStep },
+    current: {
+      ...options.current,
+      origin: options.step === 0 ? 'initial-skill' : `step_000${options.step}`,
+      score: options.currentScore,
+      selectionHard: options.currentScore,
+      selectionSoft: null,
+    },
+    best: {
+      ...options.best,
+      origin: options.bestStep === 0 ? 'initial-skill' : `step_000${options.bestStep}`,
+      score: options.bestScore,
+      selectionHard: options.bestScore,
+      selectionSoft: null,
+      step: options.bestStep,
+    },
     trainer: options.trainer ?? { rejectedEdits: [], note: 'fresh' },
   };
 }
@@ -82,7 +95,12 @@ describe('the run store', () => {
     await runWithOneStep(directory);
     expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.jsonl', 'runtime_state.json', 'skills', 'steps']);
     expect(await readdir(path.join(directory, 'skills'))).toEqual(['skill_v0000.md', 'skill_v0001.md']);
-    expect((await readdir(path.join(directory, 'steps', 'step_0001'))).sort()).toEqual(['candidate_skill.md', 'patches', 'ranked_edits.json', 'step_record.json']);
+    expect((await readdir(path.join(directory, 'steps', 'step_0001'))).sort()).toEqual([
+      'candidate_skill.md',
+      'patches',
+      'ranked_edits.json',
+      'step_record.json',
+    ]);
     expect(await readFile(path.join(directory, 'best_skill.md'), 'utf8')).toBe(STEP_1_SKILL);
 
     const state = JSON.parse(await readFile(path.join(directory, 'runtime_state.json'), 'utf8'));
@@ -94,7 +112,12 @@ describe('the run store', () => {
       best: { skillPath: 'skills/skill_v0001.md', step: 1 },
     });
     expect(JSON.stringify(state)).not.toContain(root);
-    expect((await readFile(path.join(directory, 'history.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([STEP_1_RECORD]);
+    expect(
+      (await readFile(path.join(directory, 'history.jsonl'), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as unknown),
+    ).toEqual([STEP_1_RECORD]);
   });
 
   it('resumes a run directory that was moved elsewhere', async () => {
@@ -244,7 +267,10 @@ describe('the run store', () => {
       const { store, step1 } = await runWithOneStep(directory);
       const ghost = { skillPath: 'skills/skill_v0002.md', skillHash: skillHash('ghost') };
       await expect(
-        store.commitStep({ record: acceptedStepRecord(2), state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }) }),
+        store.commitStep({
+          record: acceptedStepRecord(2),
+          state: stateFor({ step: 2, current: ghost, currentScore: 0.1, best: step1, bestScore: 0.5, bestStep: 1 }),
+        }),
       ).rejects.toThrow(/skill_v0002\.md, which does not exist/);
       expect((await loadRunState(directory, trainerSchema))?.state.lastCompletedStep).toBe(1);
     });
@@ -265,7 +291,9 @@ describe('the run store', () => {
     const base = stateFor({ step: 1, current: step1, currentScore: 0.5, best: step1, bestScore: 0.5, bestStep: 1 });
     await store.commitRuntimeState({ ...base, trainer: { rejectedEdits: [], note: 'after the epoch end' } });
     expect((await loadRunState(directory, trainerSchema))?.state.trainer.note).toBe('after the epoch end');
-    await expect(store.commitRuntimeState({ ...base, trainer: { rejectedEdits: [], note: 5 } as never })).rejects.toThrow(/runtime state to commit is invalid[\s\S]*trainer\.note/);
+    await expect(store.commitRuntimeState({ ...base, trainer: { rejectedEdits: [], note: 5 } as never })).rejects.toThrow(
+      /runtime state to commit is invalid[\s\S]*trainer\.note/,
+    );
     // A trainer part of another shape on disk is a clear error at resume, not a crash later.
     await expect(loadRunState(directory, z.strictObject({ counters: z.int() }))).rejects.toThrow(/does not have the expected shape[\s\S]*trainer/);
   });
@@ -288,7 +316,10 @@ describe('the run store', () => {
     const store = await createRunStore(directory, storeOptions);
     process.env.SKILLOPT_TEST_API_KEY = 'sk-test-0123456789abcdef';
     try {
-      await store.writeConfig({ backends: { openai: { api_key: 'sk-...cdef', base_url: 'https://x.test?key=sk-test-0123456789abcdef' } }, train: { max_tokens: 100 } });
+      await store.writeConfig({
+        backends: { openai: { api_key: 'sk-...cdef', base_url: 'https://x.test?key=sk-test-0123456789abcdef' } },
+        train: { max_tokens: 100 },
+      });
       await store.writeSummary({ config: { token: 'abc' }, note: 'used sk-test-0123456789abcdef' });
     } finally {
       delete process.env.SKILLOPT_TEST_API_KEY;
@@ -305,7 +336,10 @@ describe('the run store', () => {
   });
 
   it('redacts environment values only for secret-looking variables', () => {
-    expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual({ home: '/home/someone', key: 'x' });
+    expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual({
+      home: '/home/someone',
+      key: 'x',
+    });
     expect(redactArtifactSecrets(['my-github-token-value'], { GITHUB_TOKEN: 'my-github-token-value' })).toEqual(['[redacted]']);
   });
 });

@@ -15,7 +15,14 @@ const RECORD_OF_EVERY_OUTCOME: StepRecord[] = [
     learningRate: 2,
     candidateHash: 'fedcba9876543210',
     reason: 'no selected edit changed the skill',
-    editReports: [{ index: 0, edit: { op: 'replace', target: 'absent', content: 'x', rationale: 'r', support: 1 }, status: 'unmatched', reason: 'target "absent" does not occur in the skill' }],
+    editReports: [
+      {
+        index: 0,
+        edit: { op: 'replace', target: 'absent', content: 'x', rationale: 'r', support: 1 },
+        status: 'unmatched',
+        reason: 'target "absent" does not occur in the skill',
+      },
+    ],
     outcome: 'unchanged',
   },
   { ...common, stageFailure: { stage: 'merge', prompt: 'merge', reason: 'no JSON in the reply', attempts: 2 }, outcome: 'stage-failed' },
@@ -33,7 +40,16 @@ const WRITTEN_BEFORE = [
     trainScores: [{ hard: 0.08333333333333333, soft: 0.41302910052910063, scored: 12, excluded: 0 }],
     learningRate: 4,
     candidateHash: '16e4e1063bd8c042',
-    gate: { strategy: 'strict', action: 'accept', accepted: true, reason: 'candidate is strictly higher: 0.6000 vs 0.1667 on 30 paired item(s)', candidateScore: 0.6, incumbentScore: 0.16666666666666666, itemsEvaluated: 30, itemsTotal: 30 },
+    gate: {
+      strategy: 'strict',
+      action: 'accept',
+      accepted: true,
+      reason: 'candidate is strictly higher: 0.6000 vs 0.1667 on 30 paired item(s)',
+      candidateScore: 0.6,
+      incumbentScore: 0.16666666666666666,
+      itemsEvaluated: 30,
+      itemsTotal: 30,
+    },
     outcome: 'accepted',
     currentSkillHash: '16e4e1063bd8c042',
     currentScore: 0.6,
@@ -61,7 +77,9 @@ const WRITTEN_BEFORE = [
 describe('the step record', () => {
   it('has one shape per outcome, each passing the producer schema as the trainer writes it', () => {
     for (const record of RECORD_OF_EVERY_OUTCOME) expect(stepRecordSchema.parse(record)).toEqual(record);
-    expect(new Set(RECORD_OF_EVERY_OUTCOME.map((record) => record.outcome))).toEqual(new Set(['accepted', 'rejected', 'no-edits', 'unchanged', 'stage-failed', 'nothing-scored']));
+    expect(new Set(RECORD_OF_EVERY_OUTCOME.map((record) => record.outcome))).toEqual(
+      new Set(['accepted', 'rejected', 'no-edits', 'unchanged', 'stage-failed', 'nothing-scored']),
+    );
   });
 
   it('refuses a loose bag: a field its outcome does not have, or an outcome without its own fields', () => {

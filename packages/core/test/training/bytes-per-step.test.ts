@@ -15,7 +15,9 @@ afterAll(() => {
 });
 
 function bytesWrittenSoFar(): number {
-  const line = readFileSync('/proc/self/io', 'utf8').split('\n').find((entry) => entry.startsWith('wchar:'));
+  const line = readFileSync('/proc/self/io', 'utf8')
+    .split('\n')
+    .find((entry) => entry.startsWith('wchar:'));
   return Number(line?.split(':')[1]);
 }
 

@@ -64,7 +64,13 @@ describe('capabilities', () => {
     );
     const directory = runDirectory();
     await expect(
-      train({ config: trainingConfig(), environment, target: { kind: 'chat', model: blind }, optimizer: createScriptedOptimizer().model, runDirectory: directory }),
+      train({
+        config: trainingConfig(),
+        environment,
+        target: { kind: 'chat', model: blind },
+        optimizer: createScriptedOptimizer().model,
+        runDirectory: directory,
+      }),
     ).rejects.toMatchObject({ code: ERROR_CODES.configInvalid });
     expect(existsSync(directory)).toBe(false);
   });
@@ -103,7 +109,13 @@ describe('warnings and tolerant reading in a run', () => {
 
   it('reads back complete an events file whose every event carries extra fields, skipping one event from the future', async () => {
     const directory = runDirectory();
-    await train({ config: trainingConfig(), environment: createArithmeticEnvironment(), target: { kind: 'chat', model: createScriptedTarget().model }, optimizer: createScriptedOptimizer().model, runDirectory: directory });
+    await train({
+      config: trainingConfig(),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+    });
     const file = path.join(directory, 'events.jsonl');
     const original = await readEventsFile(file);
     expect(original.events.length).toBeGreaterThan(50);

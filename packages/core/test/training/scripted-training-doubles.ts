@@ -16,7 +16,28 @@ import { coreConfigSchema, type SkillOptConfigInput } from '../../src/index';
  * that rule shows up among the rejected edits, the rule that fixes the failures.
  */
 
-const UNITS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen'];
+const UNITS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+  'sixteen',
+  'seventeen',
+  'eighteen',
+  'nineteen',
+];
 const TENS = ['', '', 'twenty', 'thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'];
 
 function inWords(value: number): string {
@@ -135,11 +156,13 @@ export function createScriptedOptimizer(options: ScriptedOptimizerOptions = {}) 
           ...(prompt.includes('"appendixNotes"') ? { appendixNotes: ['Check the answer is written the way the rules ask.'] } : {}),
         });
       if (prompt.includes('in which the agent SUCCEEDED')) return reply({ reasoning: 'nothing to add', edits: [] });
-      if (prompt.startsWith('You consolidate')) return reply({ reasoning: 'one rule', edits: [{ op: 'append', content: rule, rationale: 'merged', mergedFrom: [1] }] });
+      if (prompt.startsWith('You consolidate'))
+        return reply({ reasoning: 'one rule', edits: [{ op: 'append', content: rule, rationale: 'merged', mergedFrom: [1] }] });
       if (prompt.startsWith('You choose')) return reply({ reasoning: 'the first', selected: [1] });
       if (prompt.startsWith('You decide')) return reply({ reasoning: 'few', learningRate: 1 });
       if (prompt.startsWith('You write the slow-update')) return reply({ reasoning: 'stable', guidance: '- Check the format of the answer before replying.' });
-      if (prompt.startsWith('You keep the optimizer')) return reply({ reasoning: 'format rules help', metaSkill: '- Format rules helped; verbosity rules did not.' });
+      if (prompt.startsWith('You keep the optimizer'))
+        return reply({ reasoning: 'format rules help', metaSkill: '- Format rules helped; verbosity rules did not.' });
       return reply({ reasoning: 'unknown prompt' });
     },
   };

@@ -60,7 +60,16 @@ describe('train', () => {
     expect(gates.map((event) => event.type === 'gate-decided' && event.accepted)).toEqual(expect.arrayContaining([true, false]));
     expect(events.at(-1)?.type).toBe('run-finished');
     // Every artifact of the run directory is there.
-    for (const file of ['config.json', 'runtime_state.json', 'history.jsonl', 'summary.json', 'events.jsonl', 'ledger.jsonl', 'skills/skill_v0000.md', 'steps/step_0001/step_record.json'])
+    for (const file of [
+      'config.json',
+      'runtime_state.json',
+      'history.jsonl',
+      'summary.json',
+      'events.jsonl',
+      'ledger.jsonl',
+      'skills/skill_v0000.md',
+      'steps/step_0001/step_record.json',
+    ])
       expect(() => readFileSync(path.join(directory, file))).not.toThrow();
     // The rollouts' scratch space does not outlive the run.
     expect(() => readFileSync(path.join(directory, 'work'))).toThrow(/ENOENT/);
@@ -208,7 +217,9 @@ describe('train', () => {
   });
 
   it('puts the slow update to the same gate when slow_update_gate_with_selection is on', async () => {
-    const { events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { slow_update_gate_with_selection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const { events, directory } = await uninterruptedRun(
+      trainingConfig({ optimizer: { slow_update_gate_with_selection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),
+    );
     const slowUpdateGates = events.filter((event) => (event.type === 'candidate-evaluated' || event.type === 'gate-decided') && event.stage === 'slow-update');
     expect(slowUpdateGates.map((event) => event.type)).toEqual(['candidate-evaluated', 'gate-decided']);
     expect(JSON.parse(readFileSync(path.join(directory, 'slow_update/epoch_02/gate_decision.json'), 'utf8'))).toMatchObject({ strategy: 'strict' });
@@ -216,7 +227,9 @@ describe('train', () => {
 
   it('records an unusable optimizer reply as a failed stage and keeps training', async () => {
     // The optimizer double has no answer for rewrite prompts: every rewrite fails after its re-ask.
-    const { summary, events, directory } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'rewrite_from_suggestions', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const { summary, events, directory } = await uninterruptedRun(
+      trainingConfig({ optimizer: { skill_update_mode: 'rewrite_from_suggestions', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),
+    );
     expect(summary.stageFailures.map((failure) => [failure.stage, failure.prompt])).toContainEqual(['rewrite', 'rewrite-from-suggestions']);
     expect(events.some((event) => event.type === 'stage-failed')).toBe(true);
     expect(summary.acceptedCandidates).toBe(0);
@@ -225,7 +238,9 @@ describe('train', () => {
   });
 
   it('puts skill-aware appendix notes into the candidate, where the gate judges them', async () => {
-    const { directory } = await uninterruptedRun(trainingConfig({ optimizer: { use_skill_aware_reflection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const { directory } = await uninterruptedRun(
+      trainingConfig({ optimizer: { use_skill_aware_reflection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),
+    );
     const best = readBestSkill(directory);
     expect(best).toContain(GOOD_RULE);
     expect(best).toContain('Check the answer is written the way the rules ask.');
@@ -233,14 +248,18 @@ describe('train', () => {
   });
 
   it('lets the optimizer decide the learning rate under lr_control_mode: autonomous', async () => {
-    const { directory } = await uninterruptedRun(trainingConfig({ optimizer: { lr_control_mode: 'autonomous', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const { directory } = await uninterruptedRun(
+      trainingConfig({ optimizer: { lr_control_mode: 'autonomous', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),
+    );
     const ledger = { totals: await ledgerTotalsOf(directory) };
     expect(ledger.totals.byPurpose['lr-decide']?.calls).toBeGreaterThan(0);
     expect(readBestSkill(directory)).toContain(GOOD_RULE);
   });
 
   it('goes straight from the rollouts to the rewrite in full_rewrite_minibatch mode', async () => {
-    const { directory, summary } = await uninterruptedRun(trainingConfig({ optimizer: { skill_update_mode: 'full_rewrite_minibatch', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }));
+    const { directory, summary } = await uninterruptedRun(
+      trainingConfig({ optimizer: { skill_update_mode: 'full_rewrite_minibatch', learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),
+    );
     const ledger = { totals: await ledgerTotalsOf(directory) };
     expect(ledger.totals.byPurpose.rewrite?.calls).toBeGreaterThan(0);
     for (const purpose of ['reflect', 'merge', 'rank', 'lr-decide']) expect(ledger.totals.byPurpose[purpose]).toBeUndefined();

@@ -12,8 +12,14 @@ export default class ConfigPrint extends SkillOptCommand {
     'Resolves the configuration exactly as `skillopt train` does (the discovered project defaults, --config with its _base_ files, --set overrides, the original SkillOpt format translated, secrets dropped, relative paths made absolute, every default filled in, validated against core and the installed env and backend packages) and prints it as YAML, each value followed by a comment naming its source: the file (and, for a _base_, the file that included it), the override, or "default". Warnings go to stderr. A package the config names that is not installed does not stop it: its section is printed unvalidated and a warning names the npm install.';
   static override examples = [
     { description: 'The demo config as a run would see it', command: '<%= config.bin %> config print --config configs/demo/default.yaml' },
-    { description: 'With an override, as JSON (config, sources, warnings)', command: '<%= config.bin %> config print -c configs/searchqa/default.yaml --set train.num_epochs=2 --json' },
-    { description: "A config written for the original SkillOpt, translated", command: '<%= config.bin %> config print -c original/configs/searchqa/default.yaml' },
+    {
+      description: 'With an override, as JSON (config, sources, warnings)',
+      command: '<%= config.bin %> config print -c configs/searchqa/default.yaml --set train.num_epochs=2 --json',
+    },
+    {
+      description: 'A config written for the original SkillOpt, translated',
+      command: '<%= config.bin %> config print -c original/configs/searchqa/default.yaml',
+    },
   ];
   static override flags = {
     ...configFlags,
@@ -26,19 +32,33 @@ export default class ConfigPrint extends SkillOptCommand {
     const inspected = await inspectConfig({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
     const warnings = [
       ...inspected.warnings.map((warning) => ({ code: warning.code as string, ...(warning.path ? { path: warning.path } : {}), message: warning.message })),
-      ...inspected.packages.filter((found) => found.problem).map((found) => ({ code: 'package-missing', path: found.kind === 'env' ? 'env' : `backends.${found.name}`, message: describePackageProblem(found) })),
+      ...inspected.packages
+        .filter((found) => found.problem)
+        .map((found) => ({ code: 'package-missing', path: found.kind === 'env' ? 'env' : `backends.${found.name}`, message: describePackageProblem(found) })),
     ];
     for (const warning of warnings) writeWarning(warning.message);
 
     if (flags.json) {
-      const sources = Object.fromEntries(Object.entries(inspected.sources).map(([key, source]) => [key, { ...source, description: describeConfigSource(source) }]));
+      const sources = Object.fromEntries(
+        Object.entries(inspected.sources).map(([key, source]) => [key, { ...source, description: describeConfigSource(source) }]),
+      );
       // Printed output ends up in bug reports: anything key-shaped is hidden, as in artifacts.
       writeLine(
-        redactSecretText(JSON.stringify(
-          { config: inspected.config, sources, warnings, files: inspected.files, originalFormat: inspected.originalFormat, packages: inspected.packages, complete: inspected.complete },
-          null,
-          2,
-        )),
+        redactSecretText(
+          JSON.stringify(
+            {
+              config: inspected.config,
+              sources,
+              warnings,
+              files: inspected.files,
+              originalFormat: inspected.originalFormat,
+              packages: inspected.packages,
+              complete: inspected.complete,
+            },
+            null,
+            2,
+          ),
+        ),
       );
       return;
     }
@@ -48,7 +68,10 @@ export default class ConfigPrint extends SkillOptCommand {
       '# Each value is followed by where it came from.',
     ];
     const missing = inspected.packages.filter((found) => found.problem);
-    if (missing.length > 0) header.push(`# Not validated: ${missing.map((found) => (found.kind === 'env' ? 'env' : `backends.${found.name}`)).join(', ')} (package not installed or unusable; see the warnings).`);
+    if (missing.length > 0)
+      header.push(
+        `# Not validated: ${missing.map((found) => (found.kind === 'env' ? 'env' : `backends.${found.name}`)).join(', ')} (package not installed or unusable; see the warnings).`,
+      );
     writeLine(redactSecretText(`${header.join('\n')}\n${formatAnnotatedConfig(inspected.config, inspected.sources, workingDirectory)}`));
   }
 }

@@ -14,13 +14,13 @@ import {
 export default class EnvNew extends SkillOptCommand {
   static override summary = 'Write a new env package, skillopt-env-<name>, ready to test, publish and train on.';
   static override description =
-    'Scaffolds a third-party env package written against @skillopt/contract and @skillopt/env-kit alone: a manifest with a strict config schema, createEnvironment loading a shipped tiny dataset, an evaluator built from env-kit\'s scorers, an initial skill, Jest tests running the conformance suite, and a config that trains it on the simulated model. Plain ES modules: `npm install && npm test` works with no build step.';
+    "Scaffolds a third-party env package written against @skillopt/contract and @skillopt/env-kit alone: a manifest with a strict config schema, createEnvironment loading a shipped tiny dataset, an evaluator built from env-kit's scorers, an initial skill, Jest tests running the conformance suite, and a config that trains it on the simulated model. Plain ES modules: `npm install && npm test` works with no build step.";
   static override examples = [
     { description: 'Write ./skillopt-env-trivia', command: '<%= config.bin %> env new trivia' },
     { description: 'Write it somewhere else', command: '<%= config.bin %> env new trivia --directory packages/env-trivia' },
   ];
   static override args = {
-    name: Args.string({ required: true, description: 'the env\'s short name (env.name in configs): lower-case letters, digits and dashes' }),
+    name: Args.string({ required: true, description: "the env's short name (env.name in configs): lower-case letters, digits and dashes" }),
   };
   static override flags = {
     directory: Flags.string({ char: 'd', description: 'where to write the package (default: ./skillopt-env-<name>)' }),

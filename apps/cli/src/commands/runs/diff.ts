@@ -34,10 +34,14 @@ export default class RunsDiff extends SkillOptCommand {
     if (!state) throw usageError(`${args.dir} has no committed skill yet: the run stopped before its baseline was committed`);
     const history = await readRunHistory(directory, state.lastCompletedStep);
     const timeline = await readSkillTimeline(directory, history, state);
-    if (timeline[0]?.kind !== 'initial') throw usageError(`${path.join(args.dir, 'skills', 'skill_v0000.md')} (the initial skill) is missing, so there is nothing to diff against`);
+    if (timeline[0]?.kind !== 'initial')
+      throw usageError(`${path.join(args.dir, 'skills', 'skill_v0000.md')} (the initial skill) is missing, so there is nothing to diff against`);
 
     const last = state.lastCompletedStep;
-    for (const [name, value] of [['--from', flags.from], ['--to', flags.to]] as const)
+    for (const [name, value] of [
+      ['--from', flags.from],
+      ['--to', flags.to],
+    ] as const)
       if (value !== undefined && value > last) throw usageError(`${name} ${value}: the run has committed steps 0 to ${last} only`);
     // Version N: the skill after step N, with the epoch-end update that followed it, if any.
     const fromOrder = flags.from === undefined ? 0 : flags.from * 2 + 1;
@@ -45,11 +49,26 @@ export default class RunsDiff extends SkillOptCommand {
     const bestVersion = [...timeline].reverse().find((version) => version.hash === state.best.skillHash);
     const toOrder = flags.to !== undefined ? flags.to * 2 + 1 : bestVersion ? bestVersion.order : (state.best.step ?? last) * 2 + 1;
     if (flags.to === undefined && flags.from === undefined && toOrder === 0) {
-      writeLine(flags.json ? JSON.stringify({ from: { file: timeline[0].file, step: 0, label: timeline[0].label }, to: { file: timeline[0].file, step: 0, label: timeline[0].label }, rejectedCandidates: 0, changes: [] }, null, 2) : 'The best skill is the initial skill: no accepted change scored better. Use --to N to see what the run changed anyway.');
+      writeLine(
+        flags.json
+          ? JSON.stringify(
+              {
+                from: { file: timeline[0].file, step: 0, label: timeline[0].label },
+                to: { file: timeline[0].file, step: 0, label: timeline[0].label },
+                rejectedCandidates: 0,
+                changes: [],
+              },
+              null,
+              2,
+            )
+          : 'The best skill is the initial skill: no accepted change scored better. Use --to N to see what the run changed anyway.',
+      );
       return;
     }
     if (toOrder <= fromOrder)
-      throw usageError(`--to must come after --from (got from ${flags.from ?? 0} to ${flags.to ?? Math.floor(toOrder / 2)}; the best skill is from ${state.best.origin})`);
+      throw usageError(
+        `--to must come after --from (got from ${flags.from ?? 0} to ${flags.to ?? Math.floor(toOrder / 2)}; the best skill is from ${state.best.origin})`,
+      );
 
     const start = versionAt(timeline, fromOrder);
     const changes = timeline.filter((version) => version.order > fromOrder && version.order <= toOrder);
@@ -93,10 +112,14 @@ export default class RunsDiff extends SkillOptCommand {
     }
 
     if (changes.length === 0) {
-      writeLine(`No accepted change in this range: the skill stays ${describeVersion(start)}.${rejected > 0 ? ` (${rejected} candidate(s) were rejected by the gate.)` : ''}`);
+      writeLine(
+        `No accepted change in this range: the skill stays ${describeVersion(start)}.${rejected > 0 ? ` (${rejected} candidate(s) were rejected by the gate.)` : ''}`,
+      );
       return;
     }
-    writeLine(`Skill changes in ${path.relative(workingDirectory, directory) || '.'}: ${range}, ${changes.length} accepted change(s)${rejected > 0 ? `, ${rejected} rejected candidate(s) not shown` : ''}`);
+    writeLine(
+      `Skill changes in ${path.relative(workingDirectory, directory) || '.'}: ${range}, ${changes.length} accepted change(s)${rejected > 0 ? `, ${rejected} rejected candidate(s) not shown` : ''}`,
+    );
     for (const { version, previous, diff } of diffs) {
       writeLine('');
       if (flags.combined) writeLine(`== ${describeVersion(previous)} → ${describeVersion(version)} (+${diff.added} −${diff.removed} lines)`);

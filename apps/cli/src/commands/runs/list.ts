@@ -34,7 +34,11 @@ export default class RunsList extends SkillOptCommand {
     }
     if (!isDirectory && flags.dir === DEFAULT_FOLDER) {
       // No runs yet is not a mistake.
-      writeLine(flags.json ? '[]' : `No runs yet: there is no ${DEFAULT_FOLDER}/ folder here. \`skillopt train\` writes runs there unless --out or env.out_root says otherwise; pass --dir for another folder.`);
+      writeLine(
+        flags.json
+          ? '[]'
+          : `No runs yet: there is no ${DEFAULT_FOLDER}/ folder here. \`skillopt train\` writes runs there unless --out or env.out_root says otherwise; pass --dir for another folder.`,
+      );
       return;
     }
     if (!isDirectory) throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${flags.dir} is not a folder` });
@@ -51,7 +55,13 @@ export default class RunsList extends SkillOptCommand {
     }
 
     if (flags.json) {
-      writeLine(JSON.stringify(rows.map((row) => (row.overview ? jsonRow(row.name, row.overview) : { name: row.name, status: 'unreadable', problem: row.problem })), null, 2));
+      writeLine(
+        JSON.stringify(
+          rows.map((row) => (row.overview ? jsonRow(row.name, row.overview) : { name: row.name, status: 'unreadable', problem: row.problem })),
+          null,
+          2,
+        ),
+      );
       return;
     }
     if (rows.length === 0) {

@@ -45,7 +45,9 @@ export default class RunsShow extends SkillOptCommand {
     if (run.skippedEventLines > 0) writeLine(`\n(${run.skippedEventLines} line(s) of events.jsonl were skipped: damaged, or a torn last line)`);
     const newer = Object.entries(run.newerEventTypes);
     if (newer.length > 0)
-      writeLine(`\n(events of types this release does not know were skipped, written by a newer SkillOpt: ${newer.map(([type, count]) => `${type} ×${count}`).join(', ')})`);
+      writeLine(
+        `\n(events of types this release does not know were skipped, written by a newer SkillOpt: ${newer.map(([type, count]) => `${type} ×${count}`).join(', ')})`,
+      );
   }
 }
 
@@ -63,7 +65,10 @@ function formatStateSoFar(run: RunOverview): string {
   const state = run.state;
   if (!state) return 'Nothing committed yet: the run stopped before its baseline (start it again, or resume it with `skillopt train --resume`).';
   const rows: string[][] = [
-    ['  steps', `${state.lastCompletedStep} of ${run.stepsTotal ?? '?'} committed${state.epoch > 0 ? ` (epoch ${state.epoch}, step ${state.stepInEpoch})` : ''}`],
+    [
+      '  steps',
+      `${state.lastCompletedStep} of ${run.stepsTotal ?? '?'} committed${state.epoch > 0 ? ` (epoch ${state.epoch}, step ${state.stepInEpoch})` : ''}`,
+    ],
     ['  validation score', `${formatScore(run.baselineScore)} initial → ${formatScore(state.best.score)} best (from ${state.best.origin})`],
     ['  current skill', `${state.current.skillPath}, ${formatScore(state.current.score)} (from ${state.current.origin})`],
   ];

@@ -30,8 +30,14 @@ export default class SimServe extends SkillOptCommand {
   ].join('\n\n');
   static override examples = [
     { description: 'Serve the demo tasks on a free port', command: '<%= config.bin %> sim serve --config configs/demo/default.yaml' },
-    { description: 'A fixed port, 20 ms per call, another seed', command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --port 8787 --latency-ms 20 --seed 7' },
-    { description: 'For a script: wait for the ready file, read the URL from it', command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --ready-file /tmp/sim.json' },
+    {
+      description: 'A fixed port, 20 ms per call, another seed',
+      command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --port 8787 --latency-ms 20 --seed 7',
+    },
+    {
+      description: 'For a script: wait for the ready file, read the URL from it',
+      command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --ready-file /tmp/sim.json',
+    },
   ];
   static override flags = {
     ...configFlags,
@@ -41,7 +47,8 @@ export default class SimServe extends SkillOptCommand {
     noise: Flags.string({ description: 'probability that a target answer is replaced by a wrong one (default: backends.sim.noise, else 0.05)' }),
     seed: Flags.integer({ description: 'seed of every draw (default: backends.sim.seed, else 0)' }),
     'ready-file': Flags.string({
-      description: 'once listening, write {url, origin, port, targetModel, optimizerModel, answerKeyItems, pid} as JSON to this file; it is removed again on shutdown',
+      description:
+        'once listening, write {url, origin, port, targetModel, optimizerModel, answerKeyItems, pid} as JSON to this file; it is removed again on shutdown',
     }),
   };
 
@@ -88,19 +95,21 @@ export default class SimServe extends SkillOptCommand {
       );
     }
 
-    const server = await listenOrExplain(flags.host, flags.port, () => createSimulatorServer({
-      port: flags.port,
-      host: flags.host,
-      seed: settings.seed,
-      noise: settings.noise,
-      latencyMs: settings.latencyMs,
-      harmfulRuleRate: sim.harmful_rule_rate,
-      uselessRuleRate: sim.useless_rule_rate,
-      malformedReplyRate: sim.malformed_reply_rate,
-      items,
-      targetModelId: TARGET_MODEL_ID,
-      optimizerModelId: OPTIMIZER_MODEL_ID,
-    }));
+    const server = await listenOrExplain(flags.host, flags.port, () =>
+      createSimulatorServer({
+        port: flags.port,
+        host: flags.host,
+        seed: settings.seed,
+        noise: settings.noise,
+        latencyMs: settings.latencyMs,
+        harmfulRuleRate: sim.harmful_rule_rate,
+        uselessRuleRate: sim.useless_rule_rate,
+        malformedReplyRate: sim.malformed_reply_rate,
+        items,
+        targetModelId: TARGET_MODEL_ID,
+        optimizerModelId: OPTIMIZER_MODEL_ID,
+      }),
+    );
     const readyFile = flags['ready-file'] ? path.resolve(workingDirectory, flags['ready-file']) : undefined;
     // Listeners first, so a signal that arrives while the banner is printed still closes the server.
     const stopped = waitForStopSignal();

@@ -59,7 +59,10 @@ const ROLES: readonly Role[] = ['optimizer', 'target'];
 
 /** Keys the original had that do nothing here, with the reason the warning gives. */
 const RETIRED_KEYS: ReadonlyArray<{ path: [string, string]; reason: string; silentWhen?: (value: unknown) => boolean }> = [
-  { path: ['train', 'steps_per_epoch'], reason: 'steps per epoch are derived from train_size, batch_size and accumulation (the original overwrote this key too)' },
+  {
+    path: ['train', 'steps_per_epoch'],
+    reason: 'steps per epoch are derived from train_size, batch_size and accumulation (the original overwrote this key too)',
+  },
   { path: ['gradient', 'max_analyst_rounds'], reason: 'the original parsed it but never used it, and had already retired it' },
   { path: ['optimizer', 'meta_learning_rate'], reason: 'the original never read it' },
   {
@@ -132,7 +135,11 @@ function translateBackendLabel(model: ConfigTree, warnings: ConfigWarning[], mov
   if (!roles) {
     moves.push({ from: 'model.backend' });
     warnings.push(
-      configWarning('retired-key', `model.backend (${JSON.stringify(label)}) is retired and was ignored: set model.optimizer_backend and model.target_backend`, 'model.backend'),
+      configWarning(
+        'retired-key',
+        `model.backend (${JSON.stringify(label)}) is retired and was ignored: set model.optimizer_backend and model.target_backend`,
+        'model.backend',
+      ),
     );
     return;
   }
@@ -148,7 +155,11 @@ function translateBackendLabel(model: ConfigTree, warnings: ConfigWarning[], mov
   if (isDefaultBackendLabel(label as string)) return;
   const effect = applied.length > 0 ? `translated into ${applied.join(' and ')}` : 'ignored because both roles name their backends';
   warnings.push(
-    configWarning('backend-label-translated', `model.backend (${String(label)}) is retired: ${effect}. Set model.optimizer_backend and model.target_backend instead`, 'model.backend'),
+    configWarning(
+      'backend-label-translated',
+      `model.backend (${String(label)}) is retired: ${effect}. Set model.optimizer_backend and model.target_backend instead`,
+      'model.backend',
+    ),
   );
 }
 
@@ -285,7 +296,11 @@ function moveBackendKeys(
     const { packageId, name } = match.family;
     const declaration = declarationOf(packages, packageId);
     const family = declaration?.keyFamilies?.find((candidate) => candidate.prefix === match.family.prefix);
-    const shippedDefault = !match.role && family?.shippedDefaults !== undefined && Object.hasOwn(family.shippedDefaults, match.suffix) && family.shippedDefaults[match.suffix] === value;
+    const shippedDefault =
+      !match.role &&
+      family?.shippedDefaults !== undefined &&
+      Object.hasOwn(family.shippedDefaults, match.suffix) &&
+      family.shippedDefaults[match.suffix] === value;
     const chosen = !shippedDefault && !packages.isInherited(from);
 
     if (value === '' || value === null || value === undefined) {
