@@ -1,3 +1,3 @@
 import { libraryBuild } from '../../tsup.base';
 
-export default libraryBuild(['src/index.ts', 'src/conformance.ts']);
+export default libraryBuild(['src/index.ts', 'src/conformance.ts', 'src/testing.ts']);

@@ -1,21 +1,60 @@
-export * from './runtime-reexports.js';
-export * from './headers.js';
-export * from './retry-after.js';
-export * from './retryable.js';
-export * from './provider-errors.js';
-export * from './retry.js';
-export * from './rate-limiter.js';
-export * from './rate-limiter-store.js';
-export * from './shared-rate-limiters.js';
-export * from './timeout.js';
-export * from './cost.js';
-export * from './token-estimate.js';
-export * from './backend-config.js';
-export * from './environment-settings.js';
-export * from './process-failure.js';
-export * from './harness-definition.js';
-export * from './workspace-files.js';
-export * from './skill-installation.js';
-export * from './transcript-recorder.js';
-export * from './agent-run.js';
-export * from './temporary-workspace.js';
+export {
+  abortable,
+  abortReason,
+  buildChildEnvironment,
+  createJsonLinesParser,
+  createLineSplitter,
+  type JsonLinesParser,
+  type JsonLinesResult,
+  type LineSplitter,
+  type MalformedJsonLine,
+  OutputTail,
+  parseJsonLines,
+  type ProcessResult,
+  runProcess,
+  type RunProcessOptions,
+  sleep,
+} from './runtime-reexports.js';
+export { type HeaderSource, readHeader } from './headers.js';
+export { parseRetryAfter } from './retry-after.js';
+export { classifyNetworkFailure, isRetryableError, isRetryableStatus, type NetworkFailureKind } from './retryable.js';
+export { providerErrorFromNetworkFailure, providerErrorFromResponse, type ProviderResponseFailure } from './provider-errors.js';
+export { backoffDelay, retryDelay, type RetryOptions, withRetry } from './retry.js';
+export {
+  createRateLimiter,
+  type RateLimiter,
+  type RateLimiterOptions,
+  type RateLimiterState,
+  type RateLimitPermit,
+  type RateLimitRunOptions,
+} from './rate-limiter.js';
+export { createInMemoryRateLimiterStore, type RateLimiterStore, type RateLimits, type StoredRateLimiter } from './rate-limiter-store.js';
+export { createRateLimiterRegistry, processRateLimiters, type RateLimiterRegistry, type RateLimitScope, rateLimitScopeKey } from './shared-rate-limiters.js';
+export { type TimeoutOptions, withTimeout } from './timeout.js';
+export { ANY_MODEL, type Cost, type CostCalculator, createCostCalculator, type ModelPrice, type PriceTable } from './cost.js';
+export { estimateTokens, estimateUsage } from './token-estimate.js';
+export { backendConfigError, parseBackendConfig } from './backend-config.js';
+export {
+  type ApiKeyLookup,
+  type EnvironmentSource,
+  type FoundSetting,
+  readApiKey,
+  readEnvironmentSetting,
+  settingVariables,
+  type SettingVariablesOptions,
+} from './environment-settings.js';
+export { type ProcessFailureContext, providerErrorFromProcessResult } from './process-failure.js';
+export type {
+  HarnessCommandLine,
+  HarnessDefinition,
+  HarnessReportedFailure,
+  HarnessRunContext,
+  SkillInstallation,
+  TranscriptOutcome,
+  TranscriptTranslation,
+} from './harness-definition.js';
+export { pathInsideWorkspace, requireWorkspaceDirectory, writeWorkspaceFiles } from './workspace-files.js';
+export { installSkillAsFile, type SkillFileOptions } from './skill-installation.js';
+export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SHORTENED_EVENT, type TranscriptRecorder } from './transcript-recorder.js';
+export { createHarnessRunner, runAgentHarness } from './agent-run.js';
+export { withTemporaryWorkspace } from './temporary-workspace.js';

@@ -4,12 +4,37 @@ import type { Environment, PackageManifest } from '@skillopt/contract';
 import { docVqaConfigSchema, type DocVqaConfig, type DocVqaConfigInput } from './config.js';
 import { createDocVqaEnvironment, DOCVQA_ENVIRONMENT_ID } from './environment.js';
 
-export * from './config.js';
-export * from './evaluator.js';
-export * from './gold-answers.js';
-export * from './items.js';
-export * from './page-image.js';
-export * from './prompt.js';
+export { type DocVqaConfig, type DocVqaConfigInput, docVqaConfigSchema, IMAGE_DETAILS, type ImageDetail, parseDocVqaConfig } from './config.js';
+export {
+  diagnoseDocVqaMismatch,
+  DOCVQA_HARD_THRESHOLD,
+  type DocVqaAnswerSource,
+  type DocVqaExtractedAnswer,
+  type DocVqaScore,
+  extractDocVqaAnswer,
+  scoreDocVqaReply,
+} from './evaluator.js';
+export { parseGoldAnswers, parsePythonLiteral, PythonLiteralSyntaxError } from './gold-answers.js';
+export {
+  assertPageImagesExist,
+  createDocVqaItemMapper,
+  DOCUMENT_PATH_MARKER,
+  DOCVQA_TASK_TYPE,
+  type DocVqaRawItem,
+  docVqaRawItemSchema,
+  type DocVqaTaskItem,
+  splitDocumentPath,
+} from './items.js';
+export {
+  describePageImage,
+  PAGE_IMAGE_MEDIA_TYPES,
+  type PageImage,
+  type PageImageMediaType,
+  pageImagePart,
+  readPageImage,
+  sniffImageMediaType,
+} from './page-image.js';
+export { ANSWER_FORMAT_INSTRUCTION, buildSystemPrompt, buildUserText } from './prompt.js';
 export {
   createDocVqaEnvironment,
   describeEvaluation,

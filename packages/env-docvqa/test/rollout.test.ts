@@ -19,7 +19,7 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
-} from '@skillopt/env-kit';
+} from '@skillopt/env-kit/testing';
 import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, sniffImageMediaType, type DocVqaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR, TINY_JPEG_HEAD, temporaryDirectory, writeImage } from './helpers';
 

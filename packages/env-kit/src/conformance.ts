@@ -6,11 +6,21 @@
 import { SPLIT_NAMES, type Environment } from '@skillopt/contract';
 import { ENVIRONMENT_CONFORMANCE_CHECKS, type ConformanceCheckOptions, type NamedConformanceCheck } from './environment-conformance-checks.js';
 
-export * from './environment-conformance-checks.js';
-export * from './test-double-chat-model.js';
-export * from './test-double-agent-runner.js';
-export * from './test-double-targets.js';
-export * from './reference-answer-key.js';
+export {
+  checkAbortDuringRolloutIsHonoured,
+  checkAbortedSignalIsHonoured,
+  checkConcurrentRolloutsMatchSequential,
+  checkEnvironmentShape,
+  checkProviderErrorsAreNotScores,
+  checkRolloutResultsAreValid,
+  checkSetupAndTeardown,
+  checkSplitLoadingIsDeterministic,
+  checkSplitsLoadValidItems,
+  type ConformanceCheck,
+  type ConformanceCheckOptions,
+  ENVIRONMENT_CONFORMANCE_CHECKS,
+  type NamedConformanceCheck,
+} from './environment-conformance-checks.js';
 
 export interface EnvironmentConformanceOptions extends ConformanceCheckOptions {
   /** The name of the `describe` block, usually the env's package name. */

@@ -1,37 +1,47 @@
-// The env author's toolkit. The conformance suite lives in `@skillopt/env-kit/conformance` so that
-// production code importing this entry does not pull in `node:assert` and the suite's checks; the
-// test doubles are exported from both entries, for an env's own unit tests.
+// The env author's toolkit. The conformance suite lives in `@skillopt/env-kit/conformance` and the
+// test doubles in `@skillopt/env-kit/testing`, so that production code importing this entry pulls
+// in neither `node:assert` and the suite's checks nor a scripted model.
 
 // Split loading
-export * from './data-invalid-error.js';
-export * from './raw-items-file.js';
-export * from './task-item-mapping.js';
-export * from './split-directory.js';
-export * from './split-directory-writing.js';
-export * from './seeded-random.js';
-export * from './ratio-split.js';
-export * from './configured-splits.js';
-export * from './environment-config.js';
+export { createDataInvalidError, describeItemSource, formatZodIssues, isDataInvalidError, type ItemSource } from './data-invalid-error.js';
+export { JSON_ARRAY_EXTENSIONS, JSON_LINES_EXTENSIONS, type RawItem, readJsonArrayFile, readJsonLinesFile, readRawItemsFile } from './raw-items-file.js';
+export { loadItemsFile, mapRawItems, type TaskItemMapper } from './task-item-mapping.js';
+export { loadSplitDirectory, loadSplitItems, resolveSplitFile, splitFileCandidates } from './split-directory.js';
+export { writeSplitDirectory, type WriteSplitDirectoryOptions } from './split-directory-writing.js';
+export { createSeededRandom, type SeededRandom, seededShuffle } from './seeded-random.js';
+export { countsByLargestRemainder, parseSplitRatio, splitByRatio, type SplitByRatioOptions, type SplitRatio } from './ratio-split.js';
+export {
+  checkSplitSettings,
+  createSplitSource,
+  loadRatioSplits,
+  resolvePoolFile,
+  type SplitSettings,
+  splitSettingsShape,
+  type SplitSource,
+  type SplitSourceOptions,
+} from './configured-splits.js';
+export { parseEnvironmentConfig } from './environment-config.js';
 
 // Concurrency, the rollout's work directory and the target call
-export * from './map-concurrent.js';
-export * from './rollout-work-directory.js';
-export * from './target-call-within.js';
-export * from './chat-target.js';
+export { mapConcurrent, type MapConcurrentOptions } from './map-concurrent.js';
+export { createRolloutWorkDirectory, type RolloutWorkDirectory } from './rollout-work-directory.js';
+export { generateWithin } from './target-call-within.js';
+export { chatTargetModel } from './chat-target.js';
 
 // Scoring
-export * from './answer-normalisation.js';
-export * from './exact-match.js';
-export * from './token-f1.js';
-export * from './levenshtein-distance.js';
-export * from './anls.js';
-export * from './choice-letter.js';
-export * from './numeric-answer.js';
-export * from './tagged-answer.js';
-
-// Test doubles (clearly named: scripted, reference-answering, failing, stalling)
-export * from './reference-answer-key.js';
-export * from './test-double-chat-model.js';
-export * from './test-double-agent-runner.js';
-export * from './test-double-targets.js';
-export * from './test-double-rollout-context.js';
+export { answerTokens, isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';
+export { exactMatch } from './exact-match.js';
+export { tokenF1 } from './token-f1.js';
+export { levenshteinDistance } from './levenshtein-distance.js';
+export { ANLS_THRESHOLD, type AnlsOptions, anlsScore, normalisedLevenshteinSimilarity } from './anls.js';
+export { choiceEntries, type Choices, extractChoiceLetter } from './choice-letter.js';
+export {
+  extractLastNumericAnswer,
+  numbersClose,
+  type NumericAnswer,
+  numericAnswersMatch,
+  numericMatch,
+  type NumericTolerance,
+  parseNumericAnswer,
+} from './numeric-answer.js';
+export { extractTaggedAnswer, type LocatedAnswer, locateTaggedAnswer } from './tagged-answer.js';

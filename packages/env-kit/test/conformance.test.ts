@@ -10,13 +10,13 @@ import {
   checkSetupAndTeardown,
   checkSplitLoadingIsDeterministic,
   checkSplitsLoadValidItems,
-  createScriptedChatModel,
   describeEnvironmentConformance,
   ENVIRONMENT_CONFORMANCE_CHECKS,
   runConformanceCheck,
   runEnvironmentConformance,
   type ConformanceTestRunner,
 } from '../src/conformance';
+import { createScriptedChatModel } from '../src/testing';
 import { createQaEnvironment } from './qa-environment';
 
 // The suite registered exactly as a third-party env package would, with the default target double.

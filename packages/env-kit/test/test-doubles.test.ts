@@ -8,7 +8,7 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
-} from '../src/index';
+} from '../src/testing';
 
 const items: TaskItem[] = [
   { id: 'q-1', taskType: 'qa', question: 'What is 2 + 2?', references: ['4', 'four'] },

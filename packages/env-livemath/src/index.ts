@@ -4,10 +4,27 @@ import type { Environment, PackageManifest } from '@skillopt/contract';
 import { liveMathConfigSchema, type LiveMathConfig, type LiveMathConfigInput } from './config.js';
 import { createLiveMathEnvironment, LIVEMATH_ENVIRONMENT_ID } from './environment.js';
 
-export * from './config.js';
-export * from './evaluator.js';
-export * from './items.js';
-export * from './prompt.js';
+export { type LiveMathConfig, type LiveMathConfigInput, liveMathConfigSchema, parseLiveMathConfig } from './config.js';
+export { type AnswerSource, type LiveMathScore, scoreLiveMathReply } from './evaluator.js';
+export {
+  CHOICE_LABELS,
+  choiceOrderSeed,
+  hasMultipleChoiceQuestion,
+  LIVEMATH_TASK_TYPE,
+  type LiveMathChoice,
+  liveMathItemSchema,
+  type LiveMathRawItem,
+  type LiveMathTaskItem,
+  loadLiveMathRatioSplits,
+  loadLiveMathSplitDirectory,
+  MONTHLY_FILE_PATTERN,
+  normaliseChoiceLabel,
+  readLiveMathPoolFile,
+  resolvePoolFiles,
+  shuffleItemChoices,
+  toStoredItem,
+} from './items.js';
+export { ANSWER_FORMAT_INSTRUCTION, buildSystemPrompt, buildUserPrompt, formatChoices, type UserPromptParts } from './prompt.js';
 export {
   createLiveMathEnvironment,
   describeEvaluation,

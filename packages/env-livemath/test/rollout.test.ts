@@ -15,7 +15,7 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
-} from '@skillopt/env-kit';
+} from '@skillopt/env-kit/testing';
 import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, type LiveMathTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 

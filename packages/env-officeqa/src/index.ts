@@ -4,12 +4,40 @@ import type { Environment, PackageManifest } from '@skillopt/contract';
 import { officeQaConfigSchema, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
 import { createOfficeQaEnvironment, OFFICEQA_ENVIRONMENT_ID } from './environment.js';
 
-export * from './config.js';
-export * from './corpus.js';
-export * from './evaluator.js';
-export * from './items.js';
-export * from './prompt.js';
-export * from './tools.js';
+export { type OfficeQaConfig, type OfficeQaConfigInput, officeQaConfigSchema, parseOfficeQaConfig } from './config.js';
+export { DocumentToolError, type ItemDocument, locateItemDocuments, MAX_DOCUMENT_BYTES, readDocumentText, resolveDocumentRoots } from './corpus.js';
+export {
+  diagnoseOfficeQaMismatch,
+  extractOfficeQaAnswer,
+  normaliseOfficeQaAnswer,
+  type OfficeQaAnswerSource,
+  officeQaExactMatch,
+  type OfficeQaScore,
+  officeQaTokenF1,
+  scoreOfficeQaReply,
+} from './evaluator.js';
+export {
+  canonicalDocumentName,
+  documentNameProblem,
+  OFFICEQA_TASK_TYPES,
+  officeQaItemMapper,
+  type OfficeQaRawItem,
+  officeQaRawItemSchema,
+  type OfficeQaTaskItem,
+  type OfficeQaTaskType,
+  parseListField,
+} from './items.js';
+export { buildSystemPrompt, buildUserPrompt, TASK_INSTRUCTIONS } from './prompt.js';
+export {
+  DEFAULT_READ_LINES,
+  globToRegExp,
+  MAX_GREP_MATCHES,
+  MAX_READ_LINES,
+  OFFICEQA_TOOL_NAMES,
+  OFFICEQA_TOOLS,
+  runOfficeQaTool,
+  type ToolOutcome,
+} from './tools.js';
 export {
   createOfficeQaEnvironment,
   describeEvaluation,

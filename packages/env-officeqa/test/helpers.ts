@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { GenerateRequest, GenerateResult, RolloutContext, Target, ToolCall } from '@skillopt/contract';
-import { createFilelessRolloutContextForTests } from '@skillopt/env-kit';
+import { createFilelessRolloutContextForTests } from '@skillopt/env-kit/testing';
 
 export const REPOSITORY_ROOT = path.join(__dirname, '..', '..', '..');
 export const FIXTURE_SPLIT_DIR = path.join(REPOSITORY_ROOT, 'datasets', 'officeqa', 'fixture');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type GenerateRequest, type RolloutResult, type ScoredRollout } from '@skillopt/contract';
-import { createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit';
+import { createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit/testing';
 import { createEnvironment, OFFICEQA_TOOL_NAMES, TASK_INSTRUCTIONS, type OfficeQaTaskItem } from '../src/index';
 import { contextFor, FIXTURE_CONFIG, lastToolResults, temporaryDirectory, toolReply, writeText } from './helpers';
 

@@ -4,10 +4,19 @@ import type { Environment, PackageManifest } from '@skillopt/contract';
 import { searchQaConfigSchema, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { createSearchQaEnvironment, SEARCHQA_ENVIRONMENT_ID } from './environment.js';
 
-export * from './config.js';
-export * from './evaluator.js';
-export * from './items.js';
-export * from './prompt.js';
+export { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput, searchQaConfigSchema } from './config.js';
+export { type AnswerSource, diagnoseMismatch, scoreSearchQaReply, type SearchQaScore, substringMatch } from './evaluator.js';
+export {
+  DEMO_ANSWER_TYPES,
+  type DemoAnswerType,
+  loadSearchQaSplitDirectory,
+  SEARCHQA_TASK_TYPE,
+  searchQaItemMapper,
+  type SearchQaRawItem,
+  searchQaRawItemSchema,
+  type SearchQaTaskItem,
+} from './items.js';
+export { ANSWER_FORMAT_INSTRUCTION, buildSystemPrompt, buildUserPrompt, truncateContext } from './prompt.js';
 export {
   createSearchQaEnvironment,
   describeEvaluation,

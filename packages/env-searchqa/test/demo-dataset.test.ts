@@ -1,5 +1,5 @@
 import { SPLIT_NAMES } from '@skillopt/contract';
-import { createReferenceAnsweringChatModel } from '@skillopt/env-kit';
+import { createReferenceAnsweringChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, DEMO_ANSWER_TYPES, type SearchQaTaskItem } from '../src/index';
 import { DEMO_SPLIT_DIR } from './helpers';
 

@@ -14,7 +14,7 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
-} from '@skillopt/env-kit';
+} from '@skillopt/env-kit/testing';
 import { ANSWER_FORMAT_INSTRUCTION, buildUserPrompt, createEnvironment, truncateContext, type SearchQaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 

@@ -2,16 +2,16 @@
 // contract alone; both kits and everything above may depend on it).
 
 // Waiting, aborting and deadlines
-export * from './abortable-wait.js';
-export * from './deadline.js';
+export { abortable, abortReason, sleep } from './abortable-wait.js';
+export { createDeadline, type Deadline, type DeadlineOptions, withDeadline } from './deadline.js';
 
 // Errors for options and validation
-export * from './invalid-option.js';
-export * from './zod-issues.js';
+export { invalidOption, requireNonNegativeNumber, requirePositiveInteger, requirePositiveNumber } from './invalid-option.js';
+export { formatZodIssues, type FormatZodIssuesOptions, type ValidationIssue } from './zod-issues.js';
 
 // Child processes and their output
-export * from './child-environment.js';
-export * from './line-splitter.js';
-export * from './json-lines.js';
-export * from './output-tail.js';
-export * from './run-process.js';
+export { buildChildEnvironment } from './child-environment.js';
+export { createLineSplitter, type LineSplitter } from './line-splitter.js';
+export { createJsonLinesParser, type JsonLinesParser, type JsonLinesResult, type MalformedJsonLine, parseJsonLines } from './json-lines.js';
+export { OutputTail } from './output-tail.js';
+export { type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';

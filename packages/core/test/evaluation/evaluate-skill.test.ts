@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, ProviderError, SkillOptError, type RolloutResult } from '@skillopt/contract';
-import { createRetryableProviderErrorForTests } from '@skillopt/env-kit';
+import { createRetryableProviderErrorForTests } from '@skillopt/env-kit/testing';
 import { evaluateSkill, type EvaluateSkillOptions, type ItemRolledOutReport } from '../../src/evaluation/index.js';
 import { createMemoryRolloutCache } from '../../src/rollout-cache/rollout-cache.js';
 import { skillHash } from '../../src/skill-hash.js';

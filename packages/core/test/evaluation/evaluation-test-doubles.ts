@@ -1,5 +1,5 @@
 import type { Environment, RolloutContext, RolloutResult, Target, TaskItem } from '@skillopt/contract';
-import { createScriptedChatModel } from '@skillopt/env-kit';
+import { createScriptedChatModel } from '@skillopt/env-kit/testing';
 
 /** TEST DOUBLE. One call the scripted environment received. */
 export interface RecordedRollout {
