@@ -40,13 +40,7 @@ export async function loadRunState<Trainer>(directory: string, trainerSchema: z.
   const statePath = path.join(runDirectory, RUN_FILES.runtimeState);
   const stored = await readJsonFileIfExists(statePath, z.unknown(), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
   if (stored === undefined) return undefined;
-  const format = typeof stored === 'object' && stored !== null ? (stored as { formatVersion?: unknown }).formatVersion : undefined;
-  if (format !== RUN_DIRECTORY_FORMAT)
-    throw runFileError({
-      filePath: statePath,
-      problem: `is in run-directory format ${JSON.stringify(format)}, and this release resumes format ${RUN_DIRECTORY_FORMAT} only (format 1 is SkillOpt 0.1's, which rewrote its ledger and history at every step)`,
-      remedy: 'Inspect it with `skillopt runs show`, which reads both formats, and start a new run to continue training; nothing was changed.',
-    });
+  requireResumableFormat(statePath, stored);
   const parsed = tolerantSchema(runtimeStateSchema(trainerSchema)).safeParse(stored);
   if (!parsed.success)
     throw runFileError({ filePath: statePath, problem: `does not have the expected shape:\n${z.prettifyError(parsed.error)}`, remedy: RESUME_REMEDY });
@@ -58,6 +52,26 @@ export async function loadRunState<Trainer>(directory: string, trainerSchema: z.
       : await readReferencedSkill(runDirectory, state.best, 'best');
   const history = await readCommittedHistory(runDirectory, state.lastCompletedStep);
   return { directory: runDirectory, state, currentSkill, bestSkill, history };
+}
+
+/**
+ * Refuses, before anything else is read or built, a run directory in a format this release does
+ * not resume (format 1, SkillOpt 0.1's). A directory with nothing committed passes.
+ */
+export async function checkResumableRunDirectory(directory: string): Promise<void> {
+  const statePath = path.join(path.resolve(directory), RUN_FILES.runtimeState);
+  const stored = await readJsonFileIfExists(statePath, z.unknown(), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
+  if (stored !== undefined) requireResumableFormat(statePath, stored);
+}
+
+function requireResumableFormat(statePath: string, stored: unknown): void {
+  const format = typeof stored === 'object' && stored !== null ? (stored as { formatVersion?: unknown }).formatVersion : undefined;
+  if (format !== RUN_DIRECTORY_FORMAT)
+    throw runFileError({
+      filePath: statePath,
+      problem: `is in run-directory format ${JSON.stringify(format)}, and this release resumes format ${RUN_DIRECTORY_FORMAT} only (format 1 is SkillOpt 0.1's, which rewrote its ledger and history at every step)`,
+      remedy: 'Inspect it with `skillopt runs show`, which reads both formats, and start a new run to continue training; nothing was changed.',
+    });
 }
 
 /** Reads a skill the state refers to and checks it is the text that was committed. */

@@ -13,6 +13,7 @@ import {
 import type { ConfigLayerInput } from '../config/resolve-config.js';
 import { backendSectionFor, environmentSectionFor } from '../config/package-sections.js';
 import { readRunConfig } from '../run-reader/run-reader.js';
+import { checkResumableRunDirectory } from '../run-store/load-run-state.js';
 import { acceptBackend, acceptEnvironment } from '../resolution/specification-versions.js';
 import type { PackageResolver } from '../resolution/package-resolver.js';
 import { resolveRunConfig, type ResolvedRunConfig } from './configured-packages.js';
@@ -63,6 +64,8 @@ function modelFor(backend: Backend, backendName: string, role: ModelRole, modelI
  * handed every item, its labelled knowledge.
  */
 export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRun> {
+  // A run this release cannot resume is refused before its config is resolved or anything is built.
+  if (options.resumeDirectory) await checkResumableRunDirectory(options.resumeDirectory);
   const layers: readonly ConfigLayerInput[] = options.resumeDirectory
     ? [{ name: `${options.resumeDirectory}/config.json`, config: await readRunConfig(options.resumeDirectory), directory: options.resumeDirectory }]
     : options.layers;
