@@ -1,11 +1,11 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, tolerantSchema, type RunEvent } from '@skillopt/contract';
 import { z } from 'zod';
 import { readEventsFile, type EventsFileContent } from '../events/events-file.js';
 import { ledgerEntrySchema, type LedgerEntry } from '../ledger/ledger-entry.js';
 import { readLedgerFile } from '../ledger/ledger-file.js';
-import { lastRecordPerStep } from '../run-store/load-run-state.js';
+import { lastRecordPerStep, readStepRecordFiles } from '../run-store/load-run-state.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { readJsonLinesFile } from '../run-store/json-lines-file.js';
 import { FORMAT_1_RUN_FILES, RUN_FILES, checkedRelativePath, stepDirectoryPath } from '../run-store/run-directory-layout.js';
@@ -180,7 +180,7 @@ export async function readRunHistory(directory: string, lastCompletedStep: numbe
     const formatOne = await readJsonFileIfExists(path.join(directory, FORMAT_1_RUN_FILES.history), z.array(stepRecordReader), {
       description: 'the step history',
     });
-    records = formatOne ?? (await readStepRecords(directory));
+    records = formatOne ?? (await readStepRecordFiles(directory));
   }
   return lastRecordPerStep(records, lastCompletedStep);
 }
@@ -212,17 +212,6 @@ export async function readRunSkill(directory: string, relativePath: string): Pro
 const stepRecordReader = tolerantSchema(stepRecordSchema);
 const formatOneLedgerReader = z.looseObject({ entries: z.array(tolerantSchema(ledgerEntrySchema)) });
 
-async function readStepRecords(directory: string): Promise<StepRecord[]> {
-  const records: StepRecord[] = [];
-  for (const name of (await listDirectory(path.join(directory, RUN_FILES.stepsDirectory))).filter((entry) => /^step_\d+$/.test(entry)).sort()) {
-    const record = await readJsonFileIfExists(path.join(directory, RUN_FILES.stepsDirectory, name, RUN_FILES.stepRecord), stepRecordReader, {
-      description: 'a step record',
-    });
-    if (record) records.push(record);
-  }
-  return records;
-}
-
 /** `steps/step_NNNN/<name>` of a step as JSON, or undefined when the step did not write it. */
 export async function readStepArtifact(directory: string, step: number, name: string): Promise<Record<string, unknown> | undefined> {
   return readJsonFileIfExists(
@@ -232,14 +221,6 @@ export async function readStepArtifact(directory: string, step: number, name: st
       description: `an artifact of step ${step}`,
     },
   );
-}
-
-async function listDirectory(directory: string): Promise<string[]> {
-  try {
-    return await readdir(directory);
-  } catch {
-    return [];
-  }
 }
 
 /**

@@ -122,7 +122,8 @@ async function readCommittedHistory(runDirectory: string, lastCompletedStep: num
   return lastRecordPerStep(records, lastCompletedStep);
 }
 
-async function readStepRecordFiles(runDirectory: string): Promise<StepRecord[]> {
+/** Every step's own steps/step_NNNN/step_record.json, in step order (none when there is no steps folder). */
+export async function readStepRecordFiles(runDirectory: string): Promise<StepRecord[]> {
   const stepsDirectory = path.join(runDirectory, RUN_FILES.stepsDirectory);
   let names: string[];
   try {
