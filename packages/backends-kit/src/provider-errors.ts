@@ -7,12 +7,12 @@ export interface ProviderResponseFailure {
   /** The provider's name, e.g. `openai`. */
   provider: string;
   status: number;
-  headers?: HeaderSource;
+  headers?: HeaderSource | undefined;
   /**
    * What the provider said, usually its error message or the response body. Shortened to
    * `maxDetailLength` characters; make sure it carries no secrets (providers do not echo keys).
    */
-  detail?: string;
+  detail?: string | undefined;
   cause?: unknown;
   /** The clock for HTTP-date `retry-after` values; injectable for tests. */
   now?: number;

@@ -2,9 +2,9 @@ import { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './
 
 /** What a provider allows one credential at one endpoint; an absent entry is unlimited. */
 export interface RateLimits {
-  maxConcurrency?: number;
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
+  maxConcurrency?: number | undefined;
+  requestsPerMinute?: number | undefined;
+  tokensPerMinute?: number | undefined;
 }
 
 /** A limiter with the limits it was created with. */

@@ -21,7 +21,7 @@ export interface RateLimitRunOptions {
    */
   estimatedTokens?: number;
   /** Leaves the queue when aborted, rejecting with the signal's reason. A started task is not stopped. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Handed to each task, to correct its token charge once the provider has reported usage. */

@@ -15,7 +15,7 @@ export interface RetryOptions {
    */
   maxRetryAfterMs?: number;
   /** Cancels the whole thing, including a backoff in progress; rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Whether a failure is worth another attempt. Default: `isRetryableError`. */
   shouldRetry?: (error: unknown, attempt: number) => boolean;
   /** Called before each wait, for logging: the attempt that failed (1-based), the wait, the error. */

@@ -4,7 +4,7 @@ import { requirePositiveNumber, withDeadline } from '@skillopt/runtime-kit';
 export interface TimeoutOptions {
   timeoutMs: number;
   /** The caller's signal; its abort wins over the timeout and passes its reason through. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Named in the timeout error. Default `unknown`; backends should pass their id. */
   provider?: string;
   /** What timed out, for the message, e.g. `chat completion`. Default `the call`. */

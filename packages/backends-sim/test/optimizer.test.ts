@@ -122,7 +122,8 @@ describe('the simulated optimizer', () => {
   it('does not propose again an edit the prompt lists as already tried and rejected', async () => {
     const failed = (await rollout(INITIAL_SKILL, items)).filter((trajectory) => trajectory.hard === 0);
     const prompt = reflectFailurePrompt(INITIAL_SKILL, failed, 7);
-    const classesOf = (edits: ReadonlyArray<{ content?: string | null }>) => new Set(edits.flatMap((edit) => [...readSkillRules(edit.content ?? '').fixes]));
+    const classesOf = (edits: ReadonlyArray<{ content?: string | null | undefined }>) =>
+      new Set(edits.flatMap((edit) => [...readSkillRules(edit.content ?? '').fixes]));
     expect(classesOf(parseReply(await call(optimizer(), prompt), reflectReply).edits).has('number-words')).toBe(true);
     // Every wording of the digits rule was tried and refused: none is proposed again.
     const rejectedSection =

@@ -11,7 +11,7 @@ const op = z.preprocess(
 );
 const optionalText = z.string().nullish();
 const editShape = { op, target: optionalText, content: optionalText, rationale: optionalText };
-function checkEdit(edit: { op: string; target?: string | null; content?: string | null }, context: z.RefinementCtx): void {
+function checkEdit(edit: { op: string; target?: string | null | undefined; content?: string | null | undefined }, context: z.RefinementCtx): void {
   if (edit.op !== 'append' && !edit.target) context.addIssue({ code: 'custom', path: ['target'], message: 'needs a target' });
   if (edit.op !== 'delete' && !(edit.content ?? '').trim()) context.addIssue({ code: 'custom', path: ['content'], message: 'needs content' });
 }

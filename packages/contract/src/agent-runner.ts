@@ -35,11 +35,11 @@ export interface AgentRunRequest {
   prompt: string;
   /** An empty directory the runner may use; the caller creates and removes it. */
   workspace: string;
-  files?: WorkspaceFile[];
+  files?: WorkspaceFile[] | undefined;
   timeoutMs: number;
   /** Why the run is made (`rollout`, `replay`, `judge`, `mine`, `optimize`, …), as for chat calls. */
   purpose: CallPurpose;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** One event of the harness's own transcript, as it printed it (usually a parsed JSONL line). */
@@ -67,7 +67,7 @@ export interface AgentRunResult {
   transcript: TranscriptEvent[];
   usage: Usage;
   exitStatus: ExitStatus;
-  warnings?: CallWarning[];
+  warnings?: CallWarning[] | undefined;
 }
 
 /**

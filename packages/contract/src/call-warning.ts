@@ -18,6 +18,6 @@ export const callWarningSchema = z.strictObject({
 
 export interface CallWarning {
   type: CallWarningType;
-  field?: string;
+  field?: string | undefined;
   message: string;
 }

@@ -22,11 +22,11 @@ export const modelCapabilitiesSchema = z.strictObject({
 });
 
 export interface ModelCapabilities {
-  images?: boolean;
-  tools?: boolean;
-  jsonSchemaOutput?: boolean;
-  streaming?: boolean;
-  reportedUsage?: boolean;
+  images?: boolean | undefined;
+  tools?: boolean | undefined;
+  jsonSchemaOutput?: boolean | undefined;
+  streaming?: boolean | undefined;
+  reportedUsage?: boolean | undefined;
 }
 
 /** The capabilities in `required` that `declared` says are missing (absent ones are not counted). */

@@ -36,15 +36,15 @@ export const generateRequestSchema = z.strictObject({
 
 export interface GenerateRequest {
   messages: Message[];
-  tools?: ToolDefinition[];
-  maxOutputTokens?: number;
-  temperature?: number;
-  reasoningEffort?: ReasoningEffort;
-  responseFormat?: ResponseFormat;
+  tools?: ToolDefinition[] | undefined;
+  maxOutputTokens?: number | undefined;
+  temperature?: number | undefined;
+  reasoningEffort?: ReasoningEffort | undefined;
+  responseFormat?: ResponseFormat | undefined;
   /** Why the call is made: `rollout`, `reflect`, `merge`, … (see KNOWN_CALL_PURPOSES). */
   purpose: CallPurpose;
   /** Aborting it cancels the call; the model then rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export const FINISH_REASONS = ['stop', 'length', 'tool-calls', 'content-filter', 'other'] as const;
@@ -63,12 +63,12 @@ export const generateResultSchema = z.strictObject({
 
 export interface GenerateResult {
   text: string;
-  toolCalls?: ToolCall[];
+  toolCalls?: ToolCall[] | undefined;
   usage: Usage;
   finishReason: FinishReason;
-  providerMetadata?: Record<string, unknown>;
+  providerMetadata?: Record<string, unknown> | undefined;
   /** What the model could not honour in the request it answered; absent or empty when nothing. */
-  warnings?: CallWarning[];
+  warnings?: CallWarning[] | undefined;
 }
 
 /**

@@ -75,7 +75,7 @@ export interface OriginalKeyFamilyV1 {
   /** The values the original's base config shipped for these keys: inherited rather than chosen, so ignoring them needs no warning. */
   shippedDefaults?: Readonly<Record<string, unknown>>;
   /** Where a secret of this family belongs instead (config files never hold one): the environment variable of each role, and of both. */
-  secretVariables?: { readonly shared: string; readonly target?: string; readonly optimizer?: string };
+  secretVariables?: { readonly shared: string; readonly target?: string; readonly optimizer?: string } | undefined;
 }
 
 export type OriginalKeyFamily = OriginalKeyFamilyV1;
@@ -93,7 +93,7 @@ export type EnvironmentPackage<Config = unknown> = EnvironmentPackageV1<Config>;
 export interface ModelRequest {
   role: ModelRole;
   /** The model to use; a backend may fall back to its own per-role default when absent. */
-  modelId?: string;
+  modelId?: string | undefined;
 }
 
 /**

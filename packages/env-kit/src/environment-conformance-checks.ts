@@ -106,7 +106,7 @@ interface RolloutCall {
   item: TaskItem;
   target: Target;
   skill: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   sampleIndex?: number;
 }
 

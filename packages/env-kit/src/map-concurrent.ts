@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 
 export interface MapConcurrentOptions {
   /** Aborting stops scheduling; the returned promise rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -5,7 +5,12 @@ import type { RolloutContext, Target } from '@skillopt/contract';
  * asking it for a work directory fails the test, so a rollout that starts writing files where it
  * did not before is noticed. Envs that do write files use core's own or the conformance suite's.
  */
-export function createFilelessRolloutContextForTests(options: { skill: string; target: Target; signal?: AbortSignal; sampleIndex?: number }): RolloutContext {
+export function createFilelessRolloutContextForTests(options: {
+  skill: string;
+  target: Target;
+  signal?: AbortSignal | undefined;
+  sampleIndex?: number;
+}): RolloutContext {
   return {
     skill: options.skill,
     target: options.target,

@@ -6,9 +6,9 @@
 
 export interface PromptContext {
   /** The optimizer's cross-epoch strategy notes (the meta skill), if any. */
-  metaSkill?: string;
+  metaSkill?: string | undefined;
   /** The rendered rejected-edit buffer (`RejectedEditBuffer.render()`), if any. */
-  rejectedEdits?: string;
+  rejectedEdits?: string | undefined;
 }
 
 export function metaSkillSection(metaSkill: string | undefined): string {

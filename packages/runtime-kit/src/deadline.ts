@@ -5,7 +5,7 @@ export interface DeadlineOptions {
   /** How long the work may take; absent: no limit of its own, only the caller's signal. */
   timeoutMs?: number;
   /** The caller's signal; its abort ends the deadline early and passes its reason through. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * What the deadline's signal aborts with when the time is up. It is the error the work fails
    * with, so make it say what took too long and whether a retry may help (a ProviderError

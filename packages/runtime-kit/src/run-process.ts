@@ -35,7 +35,7 @@ export interface RunProcessOptions {
    */
   terminationGraceMs?: number;
   /** Stops the child as a timeout does (see `abortGraceMs`), then rejects with the signal's reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * The SIGTERM-to-SIGKILL time when `signal` aborts. An abort abandons the run, so there is
    * usually nothing to wait for: 0 kills at once and the call rejects promptly. Default:

@@ -5,6 +5,7 @@ import {
   ProviderError,
   SkillOptError,
   usageSchema,
+  type CallWarning,
   type ContractInterface,
   type Usage,
 } from '@skillopt/contract';
@@ -153,7 +154,7 @@ export async function validResultOf<Result>(
 /** The name of the request field the suite adds to check that unknown fields become warnings. */
 export const PROBE_FIELD = 'conformanceProbeField';
 
-export function assertProbeWarning(warnings: ReadonlyArray<{ type: string; field?: string }> | undefined, situation: string): void {
+export function assertProbeWarning(warnings: readonly CallWarning[] | undefined, situation: string): void {
   assert.ok(
     warnings?.some((warning) => warning.type === 'unknown-field' && warning.field === PROBE_FIELD),
     `${situation}: a request field the contract does not know (${PROBE_FIELD}) must be reported as an unknown-field warning, got ${JSON.stringify(warnings ?? [])}`,

@@ -63,7 +63,7 @@ export interface PairedGateInput<Item extends { id: string }> {
   /** The incumbent's results on these items: from the cache when it has them, evaluated otherwise. */
   incumbentResults(items: Item[]): Promise<readonly GateItemResult[]>;
   /** Checked before each chunk: an abort rejects with its reason. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 function resultsInItemOrder<Item extends { id: string }>(chunk: readonly Item[], results: readonly GateItemResult[], side: string): GateItemResult[] {

@@ -22,7 +22,7 @@ export interface LedgerRecordInput {
   provider: string;
   modelId: string;
   /** Absent for a failed call that reported nothing. */
-  usage?: Usage;
+  usage?: Usage | undefined;
   latencyMs: number;
   cacheHit?: boolean;
   outcome?: 'succeeded' | 'failed';

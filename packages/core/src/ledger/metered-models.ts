@@ -64,7 +64,7 @@ export function meterAgentRunner(runner: AgentRunner, options: MeterOptions): Ag
   };
 }
 
-async function metered<Result extends { usage: Usage; warnings?: CallWarning[] }>(
+async function metered<Result extends { usage: Usage; warnings?: CallWarning[] | undefined }>(
   model: { provider: string; modelId: string },
   purpose: string,
   estimatedInputTokens: number,

@@ -5,7 +5,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
  * file that does not match its recorded hash). It is a user error, not a crash: the message names
  * the file, what is wrong with it and what the user can do, and nothing is overwritten.
  */
-export function runFileError(options: { filePath: string; problem: string; remedy?: string; cause?: unknown }): SkillOptError {
+export function runFileError(options: { filePath: string; problem: string; remedy?: string | undefined; cause?: unknown }): SkillOptError {
   const remedy =
     options.remedy ?? 'Restore the file from a backup or a copy of the run directory, or start a new run in another directory; nothing was changed.';
   return new SkillOptError({

@@ -24,7 +24,7 @@ export interface EvaluateOptions {
   /** Work files go here, and with `cacheDirectory` rollouts are cached across calls. */
   workDirectory: string;
   cacheDirectory?: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   onEvent?: (event: RunEvent) => void;
   priceTable?: PriceTable;
   /** The split's items as run setup loaded them (prepareRun); absent: evaluate() loads it. */

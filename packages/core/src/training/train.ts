@@ -36,7 +36,7 @@ export interface TrainOptions {
   resume?: boolean;
   /** The skill to start from; absent: the env's initial skill. Ignored on resume. */
   initialSkill?: string;
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Receives every RunEvent as it happens (progress display, --json). */
   onEvent?: (event: RunEvent) => void;
   /** Prices for the ledger; user overrides win. Absent: costs are null (unknown). */

@@ -31,7 +31,7 @@ export interface TrainingCounters {
    * stage that called the optimizer one. Re-asks after a malformed reply are not counted.
    */
   waves: number;
-  stageFailures: Array<{ globalStep: number | null; stage: string; prompt?: string; reason: string }>;
+  stageFailures: Array<{ globalStep: number | null; stage: string; prompt?: string | undefined; reason: string }>;
 }
 
 /** Everything the stages of a run share. */
