@@ -9,7 +9,8 @@ import { createEnvironment } from '@skillopt/env-searchqa';
 // docs/failure-ownership.md: a provider's transient failure is the backend's to retry, and a
 // rollout whose call the backend already retried to its limit is excluded, not run again. Under a
 // storm of 503s, each item's call must reach the provider exactly `max_attempts` times — not
-// `max_attempts` × (1 + run.retries) — and every item is excluded, never scored.
+// `max_attempts` × (1 + run.retries) — and every item is excluded, never scored: the evaluation
+// measured nothing and says so instead of reporting 0%.
 const repositoryRoot = path.resolve(__dirname, '..', '..', '..');
 
 describe('who retries a failing provider', () => {
@@ -38,17 +39,18 @@ describe('who retries a failing provider', () => {
       evaluation: { test_env_num: items },
       run: { retries: 2, rollout_concurrency: 2 },
     });
-    const report = await evaluate({
+    const stopped = await evaluate({
       config,
       environment,
       target: { kind: 'chat', model: backend.createChatModel({ role: 'target', modelId: 'sim-target' }) },
       skill: '# Skill\n\nAnswer in an <answer> tag.\n',
       split: 'test',
       workDirectory,
-    });
-    expect(report.summary.scoredCount).toBe(0);
-    expect(report.summary.excludedCount).toBe(items);
-    expect(report.items.every((item) => item.status === 'excluded' && item.attempts === 1 && /after 3 attempts/.test(item.error.message))).toBe(true);
+    }).catch((error: unknown) => error as Error);
+    expect(stopped).toMatchObject({ code: 'evaluation-excluded', category: 'provider', details: { excludedItems: items, evaluatedItems: items } });
+    expect((stopped as Error).message).toMatch(
+      new RegExp(`every one of its ${items} items .*after ${maxAttempts} attempts by the openai-compatible backend\\) \\(${items} items\\)`),
+    );
     const completions = server.requests.filter((request) => request.path.endsWith('/chat/completions'));
     expect(completions).toHaveLength(items * maxAttempts);
   }, 60_000);

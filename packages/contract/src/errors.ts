@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   processTimeout: 'process-timeout',
   aborted: 'aborted',
   budgetSpent: 'budget-spent',
+  /** An evaluation excluded every item, or more than the allowed share, for infrastructure failures: it measured nothing. */
+  evaluationExcluded: 'evaluation-excluded',
   internal: 'internal',
 } as const;
 export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -156,6 +156,8 @@ export const runFinishedEventSchema = z.strictObject({
   bestSkillPath: z.string(),
   testScoreInitial: z.number().optional(),
   testScoreBest: z.number().optional(),
+  /** The current skill when the run ended, on the test split. */
+  testScoreFinal: z.number().optional(),
 });
 
 export const runEventSchema = z.discriminatedUnion('type', [

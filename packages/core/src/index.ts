@@ -245,6 +245,7 @@ export {
   type ScoredItemEvaluation,
   type ScoreSummary,
   type SkillEvaluation,
+  splitOfRolloutPhase,
   summarizeScores,
   targetModelId,
 } from './evaluation/index.js';
@@ -312,6 +313,8 @@ export {
   firstItems,
   type RunSummary,
   stepBatches,
+  type TaskTypeTestScores,
+  type TestScores,
   type StepBatchesInput,
   stepsPerEpoch,
   train,

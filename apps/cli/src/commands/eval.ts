@@ -83,20 +83,20 @@ export default class Eval extends SkillOptCommand {
       writeLine(JSON.stringify({ skillFile, ...report }, null, 2));
       return;
     }
-    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, run.config.model.target_backend));
+    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, run.simulatedRoles.includes('target')));
   }
 }
 
-function formatReport(report: EvaluationReport, skillName: string, targetBackend: string): string {
+function formatReport(report: EvaluationReport, skillName: string, simulated: boolean): string {
   const { summary } = report;
-  const simulated = targetBackend === 'sim';
   const rows: string[][] = [
     ['  env', report.environmentId],
     ['  split', `${report.split} (${summary.scoredCount + summary.excludedCount} items)`],
     ['  skill', `${skillName} (${report.skillHash})`],
     ['  items', `${summary.scoredCount} scored, ${summary.excludedCount} excluded (infrastructure)`],
-    ['  hard score', summary.nothingScored ? '— (nothing was scored)' : `${formatScore(summary.meanHard)} (pass rate)`],
-    ['  soft score', summary.nothingScored ? '—' : `${formatScore(summary.meanSoft)} (partial credit)`],
+    // evaluate() refuses an evaluation that scored nothing, so both means are over scored items.
+    ['  hard score', `${formatScore(summary.meanHard)} (pass rate)`],
+    ['  soft score', `${formatScore(summary.meanSoft)} (partial credit)`],
   ];
   for (const [role, totals] of Object.entries(report.usage.byRole))
     rows.push([

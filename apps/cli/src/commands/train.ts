@@ -76,6 +76,7 @@ export default class Train extends SkillOptCommand {
         optimizer: run.optimizer!,
         priceTable: run.priceTable,
         splits: run.splits,
+        simulatedRoles: run.simulatedRoles,
         runDirectory,
         resume: resumeDirectory !== undefined,
         ...(initialSkill !== undefined ? { initialSkill } : {}),

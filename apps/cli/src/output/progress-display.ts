@@ -1,4 +1,5 @@
-import type { RunEvent } from '@skillopt/contract';
+import type { RunEvent, SplitName } from '@skillopt/contract';
+import { splitOfRolloutPhase } from '@skillopt/core';
 import { formatScore, formatUsd } from './format.js';
 
 export type ProgressMode = 'terminal' | 'lines' | 'json';
@@ -28,6 +29,7 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
     calls: 0,
     costUsd: 0,
     unpriced: 0,
+    excluded: { train: 0, val: 0, test: 0 } as Record<SplitName, number>,
   };
   let statusShown = false;
   const clearStatus = () => {
@@ -41,10 +43,12 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
   const drawStatus = () => {
     if (mode !== 'terminal') return;
     const rollouts = status.rolloutsTotal > 0 ? ` ${status.phase} ${status.rolloutsDone}/${status.rolloutsTotal}` : '';
+    const excluded = excludedPerSplit(status.excluded);
     output.write(
       `\r\u001b[2Kepoch ${status.epoch}/${status.epochs} step ${status.globalStep}/${status.totalSteps}${rollouts}` +
         ` | best ${formatScore(status.incumbent)} cand ${formatScore(status.candidate)}` +
-        ` | ✓${status.accepted} ✗${status.rejected} | ${status.calls} calls ${formatUsd(status.costUsd, status.unpriced)}`,
+        ` | ✓${status.accepted} ✗${status.rejected} | ${status.calls} calls ${formatUsd(status.costUsd, status.unpriced)}` +
+        (excluded === '' ? '' : ` | excluded ${excluded}`),
     );
     statusShown = true;
   };
@@ -79,6 +83,7 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
           status.phase = event.phase;
           status.rolloutsDone = event.completed;
           status.rolloutsTotal = event.total;
+          if (event.errorCode !== undefined) status.excluded[splitOfRolloutPhase(event.phase)] += 1;
           if (event.phase === 'baseline' && event.completed === event.total && mode === 'lines') line(`  baseline: ${event.total} validation items rolled out`);
           break;
         case 'candidate-evaluated':
@@ -97,10 +102,16 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
           break;
         case 'step-finished':
           status.incumbent = event.bestScore;
+          if (mode === 'lines' && event.excludedItems > 0)
+            line(`  step ${event.globalStep}: ${event.excludedItems} ${event.excludedItems === 1 ? 'item' : 'items'} excluded (infrastructure)`);
           break;
-        case 'epoch-finished':
-          line(`Epoch ${event.epoch} finished: best validation ${formatScore(event.bestScore)}`);
+        case 'epoch-finished': {
+          const excluded = excludedPerSplit(status.excluded);
+          line(
+            `Epoch ${event.epoch} finished: best validation ${formatScore(event.bestScore)}${excluded === '' ? '' : `; excluded so far (infrastructure): ${excluded}`}`,
+          );
           break;
+        }
         case 'usage-recorded':
           status.calls += 1;
           if (event.costUsd === null) status.unpriced += 1;
@@ -119,4 +130,12 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
       if (mode === 'terminal') clearStatus();
     },
   };
+}
+
+/** The exclusions so far, per split ("2 val, 1 test"); empty when there were none. */
+function excludedPerSplit(excluded: Record<SplitName, number>): string {
+  return (['train', 'val', 'test'] as const)
+    .filter((split) => excluded[split] > 0)
+    .map((split) => `${excluded[split]} ${split}`)
+    .join(', ');
 }

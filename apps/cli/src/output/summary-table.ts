@@ -1,17 +1,29 @@
-import type { RunSummary } from '@skillopt/core';
+import type { RolloutPhase, SplitName } from '@skillopt/contract';
+import { splitOfRolloutPhase, type RunSummary } from '@skillopt/core';
 import { formatCount, formatScore, formatTable, formatUsd } from './format.js';
 
 /** The table `skillopt train` ends with. */
 export function formatRunSummary(summary: RunSummary): string {
-  const simulated = /(^|\/)sim[/-]/.test(summary.targetModel) || /(^|\/)sim[/-]/.test(summary.optimizerModel);
+  const simulated = (summary.simulatedRoles ?? []).length > 0;
   const rows: string[][] = [
     ['validation score', `${formatScore(summary.baseline.score)} → ${formatScore(summary.best.score)} (best skill from ${summary.best.origin})`],
   ];
-  if (summary.test)
+  if (summary.test) {
+    const { initial, best, final } = summary.test;
     rows.push([
       'test accuracy',
-      `${formatScore(summary.test.initial.hard)} initial skill → ${formatScore(summary.test.best.hard)} best skill (${formatLift(summary.test.best.hard - summary.test.initial.hard)})`,
+      `${formatScore(initial.hard)} initial skill → ${formatScore(best.hard)} best skill (${formatLift(initial.hard, best.hard)})` +
+        (final ? `; final skill ${formatScore(final.hard)}` : ''),
     ]);
+    // One type is the overall figure again; several show where the skill helped and where it did not.
+    const byTaskType = summary.test.byTaskType ?? [];
+    if (byTaskType.length > 1)
+      for (const bucket of byTaskType)
+        rows.push([
+          `  ${bucket.taskType}`,
+          `${formatScore(bucket.initial)} → ${formatScore(bucket.best)} best, ${formatScore(bucket.final)} final (${bucket.items} items)`,
+        ]);
+  }
   rows.push(['candidates', `${summary.acceptedCandidates} accepted, ${summary.rejectedCandidates} rejected by the gate`]);
   for (const [role, totals] of Object.entries(summary.usage.byRole))
     rows.push([
@@ -21,7 +33,7 @@ export function formatRunSummary(summary: RunSummary): string {
   rows.push(['cost', formatUsd(summary.usage.overall.costUsd, summary.usage.overall.unpricedCalls)]);
   rows.push([
     'rollouts',
-    `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${summary.excludedItems.length} excluded (infrastructure)`,
+    `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${describeExclusions(summary.excludedItems)}`,
   ]);
   rows.push(['sequential waves', formatCount(summary.sequentialWaves)]);
   if (summary.stageFailures.length > 0) rows.push(['failed stages', `${summary.stageFailures.length} (see the step records)`]);
@@ -31,7 +43,22 @@ export function formatRunSummary(summary: RunSummary): string {
   return `${heading}\n${formatTable(rows.map((row) => [`  ${row[0]}`, row[1] as string]))}\n`;
 }
 
-function formatLift(lift: number): string {
-  const points = (lift * 100).toFixed(1);
-  return `${lift >= 0 ? '+' : ''}${points} points`;
+function formatLift(before: number | null, after: number | null): string {
+  if (before === null || after === null) return 'no lift: a score is missing';
+  const lift = after - before;
+  return `${lift >= 0 ? '+' : ''}${(lift * 100).toFixed(1)} points`;
+}
+
+const SPLIT_LABELS: Record<SplitName, string> = { train: 'training', val: 'validation', test: 'test' };
+
+/** Items excluded for infrastructure failures, per split: "none excluded" or "2 validation, 1 test excluded". */
+function describeExclusions(excluded: ReadonlyArray<{ phase: string }>): string {
+  if (excluded.length === 0) return 'none excluded (infrastructure)';
+  const counts = new Map<SplitName, number>();
+  for (const item of excluded) {
+    const split = splitOfRolloutPhase(item.phase as RolloutPhase);
+    counts.set(split, (counts.get(split) ?? 0) + 1);
+  }
+  const parts = (['train', 'val', 'test'] as const).filter((split) => counts.has(split)).map((split) => `${counts.get(split)} ${SPLIT_LABELS[split]}`);
+  return `${parts.join(', ')} excluded (infrastructure)`;
 }

@@ -199,6 +199,14 @@ export const runSectionSchema = z.strictObject({
     .default(2)
     .describe('Retries of a rollout whose backend failed (infrastructure errors, never wrong answers) before the item is excluded and reported.'),
   rollout_concurrency: wholeNumber(1).default(16).describe('Items rolled out at once when the env does not set env.rollout_workers.'),
+  max_excluded_share: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      "The largest share of an evaluation's items that may be excluded for infrastructure failures; an evaluation that excludes more, or every item, stops the run (exit 1, resumable).",
+    ),
 });
 
 export const coreConfigShape = {

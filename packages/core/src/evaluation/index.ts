@@ -5,3 +5,4 @@ export * from './target-model-id.js';
 export * from './rollout-failure.js';
 export * from './evaluate-skill.js';
 export * from './executor.js';
+export * from './rollout-phase-split.js';

@@ -47,7 +47,7 @@ export interface RunOverview {
   bestScore: number | null;
   bestOrigin: string | undefined;
   /** Hard test scores of the initial and the best skill, once the run finished with eval_test. */
-  test: { initial: number; best: number } | null;
+  test: { initial: number | null; best: number | null } | null;
   status: RunStatus;
   /** For a stopped run: why, what the trainer said, and the command that resumes it. */
   stop: { reason: string; message: string; resumeCommand: string } | undefined;

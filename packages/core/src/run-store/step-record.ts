@@ -27,7 +27,11 @@ const standing = {
   optimizerUsage: usageSchema,
 };
 
-/** The most edits the step could apply; absent when the step stopped before choosing it, or rewrote the skill from the trajectories. */
+/**
+ * The most edits the step could apply: the rate chosen, or the one the step started with when it
+ * ended before choosing (an autonomous schedule's ceiling). Absent when the step rewrote the skill
+ * from the trajectories, and in runs written before every step recorded it.
+ */
 const learningRate = z.int().nonnegative().optional();
 
 /** The gate's verdict as the step record keeps it; gate_decision.json has the whole evidence. */
@@ -83,7 +87,7 @@ export const stepRecordSchema = z.discriminatedUnion('outcome', [
   }),
   /** A stage's reply was unusable even after a re-ask. */
   z.strictObject({ ...rolledOut, learningRate, stageFailure: stageFailureSchema, outcome: z.literal('stage-failed'), ...standing }),
-  /** Every training rollout failed for infrastructure reasons. */
+  /** Every training rollout failed for infrastructure reasons (written by releases before such a batch stopped the run; still read). */
   z.strictObject({ ...rolledOut, reason: z.string(), outcome: z.literal('nothing-scored'), ...standing }),
 ]);
 export type StepRecord = z.infer<typeof stepRecordSchema>;

@@ -44,6 +44,11 @@ export interface PreparedRun extends ResolvedRunConfig {
   priceTable: PriceTable;
   splits: LoadedSplits;
   splitSizes: Record<SplitName, number>;
+  /**
+   * The roles played by a simulator backend (one with a `simulator` part): what a display labels
+   * SIMULATED. A real provider's backend pointed at `sim serve` is not one: the run cannot know.
+   */
+  simulatedRoles: Array<'target' | 'optimizer'>;
 }
 
 function modelFor(backend: Backend, backendName: string, role: ModelRole, modelId: string | undefined): ChatModel {
@@ -105,6 +110,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
   const optimizer = options.needsOptimizer
     ? modelFor(backends.get(config.model.optimizer_backend) as Backend, config.model.optimizer_backend, 'optimizer', config.model.optimizer)
     : undefined;
+  const simulatedRoles = (['target', 'optimizer'] as const).filter(
+    (role) => (role === 'target' || options.needsOptimizer) && backends.get(config.model[`${role}_backend`])?.simulator !== undefined,
+  );
   const priceTable = [...resolved.backendPackages.values()].flatMap((resolvedBackend) => resolvedBackend.module.priceTable ?? []);
   return {
     ...resolved,
@@ -114,5 +122,6 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
     priceTable,
     splits,
     splitSizes: { train: splits.train.length, val: splits.val.length, test: splits.test.length },
+    simulatedRoles,
   };
 }

@@ -2,6 +2,7 @@ import type { Environment, RunEvent, SplitName, Target, TaskItem } from '@skillo
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill } from '../evaluation/evaluate-skill.js';
+import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
 import type { ItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { ScoreSummary } from '../evaluation/score-summary.js';
@@ -45,7 +46,8 @@ export interface EvaluationReport {
 /**
  * Evaluation only: one skill on one split, no optimizer. The item limit of the split follows the
  * config (`evaluation.test_env_num` for test, `sel_env_num` for val); infrastructure failures are
- * retried, then excluded and reported, never scored.
+ * retried, then excluded and reported, never scored. Rejects when every item, or more than
+ * `run.max_excluded_share` of them, was excluded: such an evaluation measured nothing.
  */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationReport> {
   const { config, split } = options;
@@ -77,6 +79,10 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
       phase: split === 'test' ? 'test' : 'selection',
       workDirectory: options.workDirectory,
       onItem: (report) => events.emit({ type: 'item-rolled-out', ...report }),
+    });
+    assertEvaluationIsEvidence(evaluation.items, {
+      description: `The evaluation on the ${split} split`,
+      maxExcludedShare: config.run.max_excluded_share,
     });
     return {
       environmentId: environment.id,

@@ -2,7 +2,27 @@ import type { LedgerTotals } from '../ledger/usage-totals.js';
 import type { SelectionScores } from '../run-store/runtime-state.js';
 import type { TrainingCounters } from './training-context.js';
 
-/** summary.json: what a finished run achieved and what it cost. */
+/** A skill's means on the test split, over its scored items; null when none was scored. */
+export interface TestScores {
+  hard: number | null;
+  soft: number | null;
+  scored: number;
+  excluded: number;
+}
+
+/** One task type's hard test scores (the items' `taskType`), for the three skills the run tests. */
+export interface TaskTypeTestScores {
+  taskType: string;
+  items: number;
+  initial: number | null;
+  best: number | null;
+  final: number | null;
+}
+
+/**
+ * summary.json: what a finished run achieved and what it cost. Fields documented as absent in
+ * earlier releases are missing from summaries those releases wrote; readers must allow for it.
+ */
 export interface RunSummary {
   runId: string;
   runDirectory: string;
@@ -16,8 +36,15 @@ export interface RunSummary {
   baseline: SelectionScores;
   /** The best skill on the whole selection split. */
   best: SelectionScores & { origin: string; step: number | null; skillHash: string };
-  /** Test scores of the initial and the best skill, when `evaluation.eval_test` is on. */
-  test: { initial: { hard: number; soft: number }; best: { hard: number; soft: number } } | null;
+  /**
+   * Test scores of the initial skill, the best one and the final one (the current skill when the
+   * run ended: epoch-end stages and gates decided on part of the split can leave it apart from the best), when
+   * `evaluation.eval_test` is on; by task type in the order the types first appear in the split.
+   * `final` and `byTaskType` are absent in earlier releases.
+   */
+  test: { initial: TestScores; best: TestScores; final?: TestScores; byTaskType?: TaskTypeTestScores[] } | null;
+  /** The roles whose backend is a simulator (its manifest's `simulator` part); absent in earlier releases. */
+  simulatedRoles?: Array<'target' | 'optimizer'>;
   acceptedCandidates: number;
   rejectedCandidates: number;
   stageFailures: TrainingCounters['stageFailures'];

@@ -10,6 +10,7 @@ import type { Budgets } from '../ledger/budget.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
+import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
@@ -20,6 +21,7 @@ import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.
 import { selectionScoresOf } from './run-gate.js';
 import { runEpochEnd } from './epoch-end.js';
 import type { LoadedSplits } from '../setup/prepare-run.js';
+import { testScoresOf } from './test-scores.js';
 import type { RunSummary } from './run-summary.js';
 import { fromRuntimeState, toRuntimeState, trainerSnapshotSchema, type TrainerSnapshot, type TrainerState } from './trainer-state.js';
 import { evaluateInRun, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
@@ -48,6 +50,8 @@ export interface TrainOptions {
   splits?: LoadedSplits;
   /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
   executor?: Executor;
+  /** The roles whose backend is a simulator (run setup's `simulatedRoles`), for the summary's label. */
+  simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
 }
 
 function budgetsFromConfig(config: SkillOptConfig): Budgets {
@@ -210,7 +214,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       await runEpochEnd(context, state, epoch);
     }
     ledger.assertWithinBudget();
-    const summary = await finishRun(context, state, sizes, targetModel, givenOptimizer);
+    const summary = await finishRun(context, state, sizes, { targetModel, optimizerModel: givenOptimizer, simulatedRoles: options.simulatedRoles ?? [] });
     await Promise.all([ledger.flush(), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });
@@ -262,22 +266,32 @@ async function finishRun(
   context: TrainingContext,
   state: TrainerState,
   splitSizes: RunSummary['splitSizes'],
-  targetModel: { provider: string; modelId: string },
-  optimizerModel: { provider: string; modelId: string },
+  models: {
+    targetModel: { provider: string; modelId: string };
+    optimizerModel: { provider: string; modelId: string };
+    simulatedRoles: ReadonlyArray<'target' | 'optimizer'>;
+  },
 ): Promise<RunSummary> {
+  const { targetModel, optimizerModel } = models;
   const { config, store, splits } = context;
   // The paired gate may have accepted the best skill on part of the selection split: score it on all of it.
   const bestSelection = await evaluateInRun(context, state.best.text, splits.selection, 'selection');
   const bestScores = selectionScoresOf(context, state.best.text, bestSelection.summary);
   let test: RunSummary['test'] = null;
   if (config.evaluation.eval_test && splits.test.length > 0) {
-    const best = await evaluateInRun(context, state.best.text, splits.test, 'test');
-    // The same text as the best skill is the same cache entries: no second rollout.
-    const initial = await evaluateInRun(context, state.initial.text, splits.test, 'test');
-    test = {
-      initial: { hard: initial.summary.meanHard, soft: initial.summary.meanSoft },
-      best: { hard: best.summary.meanHard, soft: best.summary.meanSoft },
+    // A final skill equal to the best or the initial one is the same evaluation, not a second one.
+    const evaluations = new Map<string, SkillEvaluation>();
+    const testOf = async (skill: string) => {
+      const known = evaluations.get(skill);
+      if (known) return known;
+      const evaluation = await evaluateInRun(context, skill, splits.test, 'test');
+      evaluations.set(skill, evaluation);
+      return evaluation;
     };
+    const best = await testOf(state.best.text);
+    const initial = await testOf(state.initial.text);
+    const final = await testOf(state.current.text);
+    test = testScoresOf(splits.test, { initial, best, final });
   }
   const summary: RunSummary = {
     runId: store.runId,
@@ -291,6 +305,7 @@ async function finishRun(
     baseline: state.initial.scores,
     best: { ...bestScores, origin: state.best.origin, step: state.best.step, skillHash: state.best.reference.skillHash },
     test,
+    simulatedRoles: [...models.simulatedRoles],
     acceptedCandidates: state.acceptedCandidates,
     rejectedCandidates: state.rejectedCandidates,
     stageFailures: context.counters.stageFailures,
@@ -309,7 +324,9 @@ async function finishRun(
     acceptedCandidates: state.acceptedCandidates,
     rejectedCandidates: state.rejectedCandidates,
     bestSkillPath: summary.bestSkillPath,
-    ...(test ? { testScoreInitial: test.initial.hard, testScoreBest: test.best.hard } : {}),
+    ...(test?.initial.hard != null ? { testScoreInitial: test.initial.hard } : {}),
+    ...(test?.best.hard != null ? { testScoreBest: test.best.hard } : {}),
+    ...(test?.final?.hard != null ? { testScoreFinal: test.final.hard } : {}),
   });
   return summary;
 }

@@ -2,6 +2,7 @@ import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@sk
 import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
+import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -107,8 +108,21 @@ export async function evaluateInRun(
   context.counters.retries += evaluation.counters.retries;
   if (evaluation.counters.rolloutsRun > 0) context.counters.waves += 1;
   for (const item of evaluation.items) if (item.status === 'excluded') context.counters.excluded.push({ ...item, phase });
+  assertEvaluationIsEvidence(evaluation.items, {
+    description: EVALUATION_DESCRIPTIONS[phase],
+    maxExcludedShare: config.run.max_excluded_share,
+    nextStep: `resume with \`${context.resumeCommand}\``,
+  });
   return evaluation;
 }
+
+const EVALUATION_DESCRIPTIONS: Record<RolloutPhase, string> = {
+  baseline: 'The baseline evaluation of the initial skill on the validation split',
+  selection: 'An evaluation on the validation split',
+  train: 'A batch of training rollouts',
+  'slow-update': "The slow update's scoring of the previous and the current skill",
+  test: 'The final evaluation on the test split',
+};
 
 /** Records a stage that could not produce a usable result, as an event and for the summary. */
 export function recordStageFailure(

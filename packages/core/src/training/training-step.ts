@@ -1,4 +1,4 @@
-import { EMPTY_USAGE, type ScoredRollout, type TaskItem, type Usage } from '@skillopt/contract';
+import type { ScoredRollout, TaskItem, Usage } from '@skillopt/contract';
 import {
   proposeCandidate,
   scheduledLearningRate,
@@ -43,12 +43,8 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     accumulation: config.train.accumulation,
     seed: config.train.seed,
   });
-  context.events.emit({
-    type: 'step-started',
-    ...position,
-    itemIds: batches.flat().map((item) => item.id),
-    learningRate: announcedLearningRate(settings.learningRate, globalStep),
-  });
+  const startingLearningRate = announcedLearningRate(settings.learningRate, globalStep);
+  context.events.emit({ type: 'step-started', ...position, itemIds: batches.flat().map((item) => item.id), learningRate: startingLearningRate });
   const { results, trainScores } = await rollOut(context, state.current.text, batches);
   const rolledOut = {
     step: globalStep,
@@ -64,14 +60,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     bestScore: state.best.scores.score,
     ...spent,
   });
-  if (results.length === 0)
-    return {
-      ...rolledOut,
-      reason: 'every training rollout of this step failed for infrastructure reasons; nothing to reflect on',
-      outcome: 'nothing-scored',
-      ...standing({ optimizerCalls: 0, optimizerUsage: EMPTY_USAGE }),
-    };
-
+  // Every batch is evidence by now (evaluateInRun stops the run otherwise), so there is something to reflect on.
   const proposal = await proposeCandidate({
     model: context.optimizer,
     signal: context.signal,
@@ -89,10 +78,13 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   context.counters.waves += proposal.sequentialWaves;
   await writeProposalArtifacts(context, globalStep, proposal);
   const spent = { optimizerCalls: proposal.optimizerCalls, optimizerUsage: proposal.optimizerUsage };
-  const learningRate = proposal.learningRate === undefined ? {} : { learningRate: proposal.learningRate };
+  // The rate that governed the step: the one applied, or the one it started with when it ended
+  // before choosing one. A rewrite from the trajectories has none.
+  const governingRate = proposal.learningRate ?? (settings.updateMode === 'full_rewrite_minibatch' ? undefined : startingLearningRate);
+  const learningRate = governingRate === undefined ? {} : { learningRate: governingRate };
   switch (proposal.outcome) {
     case 'no-edits-proposed':
-      return { ...rolledOut, reason: 'the analysts proposed no edit', outcome: 'no-edits', ...standing(spent) };
+      return { ...rolledOut, ...learningRate, reason: 'the analysts proposed no edit', outcome: 'no-edits', ...standing(spent) };
     case 'learning-rate-zero':
       return { ...rolledOut, ...learningRate, reason: `the learning rate of this step is ${proposal.learningRate}`, outcome: 'no-edits', ...standing(spent) };
     case 'stage-failed': {

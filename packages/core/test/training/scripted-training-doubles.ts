@@ -60,6 +60,8 @@ function items(prefix: string, count: number, firstOperand: number): TaskItem[] 
 export interface ScriptedTargetOptions {
   /** Item ids whose every call fails with a retryable provider error. */
   failingItemQuestions?: ReadonlySet<string>;
+  /** While it answers true, every call fails as if the provider's port refused connections. */
+  isDown?: () => boolean;
 }
 
 /** The target double: digits for even sums, words for odd ones unless the skill says otherwise. */
@@ -73,6 +75,13 @@ export function createScriptedTarget(options: ScriptedTargetOptions = {}) {
       const skill = messageText(request.messages[0]!);
       const question = messageText(request.messages.at(-1)!);
       calls.push(`${skill}\u0000${question}`);
+      if (options.isDown?.() === true)
+        throw new ProviderError({
+          code: ERROR_CODES.providerConnection,
+          message: 'connect ECONNREFUSED 127.0.0.1:9',
+          provider: 'test-double',
+          retryable: true,
+        });
       if (options.failingItemQuestions?.has(question))
         throw new ProviderError({ code: ERROR_CODES.providerUnavailable, message: 'scripted outage', provider: 'test-double', retryable: true });
       const [, left, right] = /(\d+) plus (\d+)/.exec(question) ?? [];

@@ -80,6 +80,33 @@ describe('train', () => {
     expect(ledger.totals.byRole.target?.cacheHits).toBe(summary.rollouts.cacheHits);
   });
 
+  it("tests the initial, the best and the final skill, by task type, and records every step's learning rate", async () => {
+    const { directory, summary, events } = await uninterruptedRun();
+    const test = summary.test!;
+    expect(test.final).toMatchObject({ scored: 8, excluded: 0 });
+    expect(test.initial).toMatchObject({ scored: 8, excluded: 0 });
+    expect(test.byTaskType).toEqual([{ taskType: 'sum', items: 8, initial: test.initial.hard, best: test.best.hard, final: test.final?.hard }]);
+    expect(events.at(-1)).toMatchObject({
+      type: 'run-finished',
+      testScoreInitial: test.initial.hard,
+      testScoreBest: test.best.hard,
+      testScoreFinal: test.final?.hard,
+    });
+    // Each distinct skill text is tested once: a final skill equal to another is not evaluated again.
+    const testRollouts = events.filter((event) => event.type === 'item-rolled-out' && event.phase === 'test');
+    const testedSkills = new Set(testRollouts.map((event) => event.type === 'item-rolled-out' && event.skillHash));
+    expect(testRollouts).toHaveLength(8 * testedSkills.size);
+    expect(testedSkills.size).toBeGreaterThanOrEqual(2);
+    const records = readFileSync(path.join(directory, 'history.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { step: number; learningRate?: number });
+    expect(records).toHaveLength(4);
+    // learning_rate 2 decaying to min_learning_rate 1 over the run's four steps.
+    expect(records.map((record) => record.learningRate)).toEqual([2, expect.any(Number), expect.any(Number), 1]);
+    expect(summary.simulatedRoles).toEqual([]);
+  });
+
   it('gives the same best skill for the same seed', async () => {
     const first = await uninterruptedRun();
     const second = await uninterruptedRun();
