@@ -206,9 +206,13 @@ function matchesAny(sentence: string, patterns: readonly RulePattern[]): boolean
 
 /** What a skill's rules do to the simulated target: the classes they fix and the harms they cause. */
 export interface RuleEffects {
-  fixes: Set<FailureClass>;
-  harms: Set<HarmKind>;
+  readonly fixes: ReadonlySet<FailureClass>;
+  readonly harms: ReadonlySet<HarmKind>;
 }
+
+/** Skills whose rules were read lately: the simulator is asked about the same few skills thousands of times. */
+const rulesOfRecentSkills = new Map<string, RuleEffects>();
+const MAX_REMEMBERED_SKILLS = 64;
 
 /**
  * Reads a skill's text as the simulated target does: each sentence is checked against keyword
@@ -216,11 +220,18 @@ export interface RuleEffects {
  * positive instruction, so "never spell out numbers" fixes the class and "spell out numbers" harms it.
  */
 export function readSkillRules(skill: string): RuleEffects {
-  const effects: RuleEffects = { fixes: new Set(), harms: new Set() };
+  const remembered = rulesOfRecentSkills.get(skill);
+  if (remembered) return remembered;
+  const fixes = new Set<FailureClass>();
+  const harms = new Set<HarmKind>();
   for (const sentence of sentencesOf(skill)) {
-    for (const failureClass of FAILURE_CLASSES) if (matchesAny(sentence, GOOD_RULES[failureClass])) effects.fixes.add(failureClass);
-    for (const harm of HARM_KINDS) if (matchesAny(sentence, HARMFUL_RULES[harm])) effects.harms.add(harm);
+    for (const failureClass of FAILURE_CLASSES) if (matchesAny(sentence, GOOD_RULES[failureClass])) fixes.add(failureClass);
+    for (const harm of HARM_KINDS) if (matchesAny(sentence, HARMFUL_RULES[harm])) harms.add(harm);
   }
+  const effects: RuleEffects = { fixes, harms };
+  // Oldest first in a Map: dropping the first key keeps the memory bounded on a long run.
+  if (rulesOfRecentSkills.size >= MAX_REMEMBERED_SKILLS) rulesOfRecentSkills.delete(rulesOfRecentSkills.keys().next().value as string);
+  rulesOfRecentSkills.set(skill, effects);
   return effects;
 }
 

@@ -201,6 +201,7 @@ export {
   createEventsFileSink,
   type EventBus,
   type EventBusOptions,
+  type EventValidation,
   type EventsFileContent,
   type EventsFileSink,
   readEventsFile,

@@ -7,6 +7,8 @@ export interface EventsFileSink {
   write(event: RunEvent): void;
   /** Resolves when every queued event is written; rejects with the first write failure. */
   flush(): Promise<void>;
+  /** Flushes and closes events.jsonl; a later event opens it again. */
+  close(): Promise<void>;
 }
 
 /**
@@ -24,6 +26,7 @@ export function createEventsFileSink(filePath: string): EventsFileSink {
       appender.append(event).catch(() => undefined);
     },
     flush: () => appender.flush(),
+    close: () => appender.close(),
   };
 }
 

@@ -74,6 +74,8 @@ export interface Ledger {
   assertWithinBudget(scopes?: readonly BudgetScope[]): void;
   /** Resolves once every line so far is in the ledger file; rejects with the first failed write. */
   flush(): Promise<void>;
+  /** Flushes and closes the ledger file; a later record opens it again. */
+  close(): Promise<void>;
 }
 
 export interface LedgerOptions {
@@ -207,6 +209,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
       if (status.spent) throw budgetSpentError(status.spentLimits, options.budgetMessages);
     },
     flush: () => appender?.flush() ?? Promise.resolve(),
+    close: () => appender?.close() ?? Promise.resolve(),
   };
 }
 

@@ -20,6 +20,8 @@ export interface FileRolloutCache extends RolloutCache {
   stats(): FileRolloutCacheStats;
   /** Resolves when every write so far is on disk (rejects with the first failure). */
   flush(): Promise<void>;
+  /** Flushes and closes every file the cache holds open; later writes open them again. */
+  close(): Promise<void>;
 }
 
 export interface FileRolloutCacheStats {
@@ -50,6 +52,9 @@ type CacheLine = z.infer<typeof cacheLineSchema>;
 /** Lines written by a newer release may carry more fields; they are kept, not refused. */
 const cacheLineReader = tolerantSchema(cacheLineSchema);
 
+/** Cache files held open at once; see appenderOf. */
+const MAX_OPEN_CACHE_FILES = 8;
+
 /** Skill hashes name files, so they must be plain names (skillHash() gives 16 hex characters). */
 const SAFE_SKILL_HASH = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -58,6 +63,8 @@ export function createFileRolloutCache(options: FileRolloutCacheOptions): FileRo
   // Per skill hash: the loaded index (a promise, so concurrent first lookups load it once).
   const indexes = new Map<string, Promise<Map<string, ScoredRollout>>>();
   const appenders = new Map<string, JsonLinesAppender>();
+  let closing: Promise<void> = Promise.resolve();
+  let closeFailure: unknown;
   const counters: FileRolloutCacheStats = { hits: 0, misses: 0, stored: 0, refusedErrored: 0, skippedLines: 0 };
 
   function fileOf(hash: string): string {
@@ -100,11 +107,20 @@ export function createFileRolloutCache(options: FileRolloutCacheOptions): FileRo
     return index;
   }
 
+  // One file per skill text: a long run writes to hundreds, but only to the skills of the moment
+  // (the incumbent, a candidate, the skills being tested), so the least recently used are closed.
   function appenderOf(hash: string): JsonLinesAppender {
     let appender = appenders.get(hash);
-    if (appender === undefined) {
-      appender = createJsonLinesAppender(fileOf(hash));
-      appenders.set(hash, appender);
+    if (appender !== undefined) appenders.delete(hash);
+    else appender = createJsonLinesAppender(fileOf(hash));
+    appenders.set(hash, appender);
+    for (const [oldest, idle] of appenders) {
+      if (appenders.size <= MAX_OPEN_CACHE_FILES) break;
+      appenders.delete(oldest);
+      const closed = idle.close().catch((error: unknown) => {
+        closeFailure ??= error;
+      });
+      closing = closing.then(() => closed);
     }
     return appender;
   }
@@ -141,7 +157,18 @@ export function createFileRolloutCache(options: FileRolloutCacheOptions): FileRo
       return { ...counters };
     },
     async flush() {
-      await Promise.all([...appenders.values()].map((appender) => appender.flush()));
+      await Promise.all([closing, ...[...appenders.values()].map((appender) => appender.flush())]);
+      if (closeFailure !== undefined) {
+        const failure = closeFailure;
+        closeFailure = undefined;
+        throw failure;
+      }
+    },
+    async close() {
+      const open = [...appenders.values()];
+      appenders.clear();
+      await Promise.all(open.map((appender) => appender.close()));
+      await this.flush();
     },
   };
 }

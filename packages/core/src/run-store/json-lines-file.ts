@@ -1,4 +1,4 @@
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFileNotFound, runFileError } from './run-file-error.js';
 
@@ -97,47 +97,62 @@ export interface JsonLinesAppender {
   append(...records: unknown[]): Promise<void>;
   /** Resolves once every append so far has been written (rejects with the first failure). */
   flush(): Promise<void>;
+  /** Writes what is queued and closes the file; a later append opens it again. */
+  close(): Promise<void>;
 }
 
 /**
  * An appender for one file. Appends are queued, so concurrent callers in this process never
  * interleave. One appender per file per process: two appenders to the same file could each
  * check the end of the file and then both write.
+ *
+ * The file stays open between appends — a run appends thousands of lines, and opening, checking
+ * and closing the file for each one cost more than the write — until `close()`, or until a write
+ * fails, after which the next append opens the file afresh and checks its end again.
  */
 export function createJsonLinesAppender(filePath: string): JsonLinesAppender {
   let queue: Promise<void> = Promise.resolve();
-  let mustCheckEnd = true;
+  let handle: FileHandle | undefined;
   let firstFailure: unknown;
+
+  async function opened(): Promise<{ handle: FileHandle; prefix: string }> {
+    if (handle !== undefined) return { handle, prefix: '' };
+    await mkdir(path.dirname(filePath), { recursive: true });
+    const fresh = await open(filePath, 'a+');
+    handle = fresh;
+    return { handle: fresh, prefix: (await endsWithNewlineOrEmpty(fresh)) ? '' : '\n' };
+  }
 
   async function write(records: unknown[]): Promise<void> {
     if (records.length === 0) return;
     const body = records.map(toJsonLine).join('');
     try {
-      await mkdir(path.dirname(filePath), { recursive: true });
-      const handle = await open(filePath, 'a+');
-      try {
-        const prefix = mustCheckEnd && !(await endsWithNewlineOrEmpty(handle)) ? '\n' : '';
-        await handle.appendFile(prefix + body);
-      } finally {
-        await handle.close();
-      }
-      mustCheckEnd = false;
+      const { handle: file, prefix } = await opened();
+      await file.appendFile(prefix + body);
     } catch (error) {
-      // The write may have stopped part-way; check the end of the file again next time.
-      mustCheckEnd = true;
+      // The write may have stopped part-way: reopen and check the end of the file next time.
+      await closeHandle().catch(() => undefined);
       throw error;
     }
   }
 
+  async function closeHandle(): Promise<void> {
+    const current = handle;
+    handle = undefined;
+    await current?.close();
+  }
+
+  function enqueue(task: () => Promise<void>): Promise<void> {
+    const result = queue.then(task);
+    queue = result.catch((error: unknown) => {
+      firstFailure ??= error;
+    });
+    return result;
+  }
+
   return {
     filePath,
-    append(...records) {
-      const result = queue.then(() => write(records));
-      queue = result.catch((error: unknown) => {
-        firstFailure ??= error;
-      });
-      return result;
-    },
+    append: (...records) => enqueue(() => write(records)),
     async flush() {
       await queue;
       if (firstFailure !== undefined) {
@@ -146,10 +161,14 @@ export function createJsonLinesAppender(filePath: string): JsonLinesAppender {
         throw failure;
       }
     },
+    async close() {
+      await enqueue(closeHandle).catch(() => undefined);
+      await this.flush();
+    },
   };
 }
 
-async function endsWithNewlineOrEmpty(handle: import('node:fs/promises').FileHandle): Promise<boolean> {
+async function endsWithNewlineOrEmpty(handle: FileHandle): Promise<boolean> {
   const { size } = await handle.stat();
   if (size === 0) return true;
   const buffer = Buffer.alloc(1);

@@ -76,6 +76,8 @@ export interface RunStore<Trainer = unknown> {
 
   /** summary.json, with the same secret redaction as the config. */
   writeSummary(summary: object): Promise<void>;
+  /** Closes the files the store keeps open (history.jsonl); a later commit opens them again. */
+  close(): Promise<void>;
 }
 
 export interface RunStoreOptions<Trainer> {
@@ -208,6 +210,7 @@ function initialiseRunStore<Trainer>(
     async readStepArtifact(step, name) {
       return readOptional(`${stepDirectoryPath(step)}/${checkedRelativePath(name)}`);
     },
+    close: () => historyFile.close(),
     async clearUncommittedStep(step) {
       const committed = state?.lastCompletedStep ?? 0;
       if (step <= committed) throw internalError(`Step ${step} is committed (the last committed step is ${committed}); its artifacts are kept as evidence.`);

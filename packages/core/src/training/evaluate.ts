@@ -61,7 +61,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
     givenTarget.kind === 'chat'
       ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: events.emit }) }
       : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: events.emit }) };
-  const cache: RolloutCache = options.cacheDirectory ? createFileRolloutCache({ directory: options.cacheDirectory }) : createMemoryRolloutCache();
+  const fileCache = options.cacheDirectory ? createFileRolloutCache({ directory: options.cacheDirectory }) : undefined;
+  const cache: RolloutCache = fileCache ?? createMemoryRolloutCache();
   const limit = split === 'test' ? config.evaluation.test_env_num : split === 'val' ? config.evaluation.sel_env_num : config.train.train_size;
   await environment.setup?.();
   try {
@@ -93,6 +94,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
       usage: ledger.totals(),
     };
   } finally {
+    await fileCache?.close();
     await environment.teardown?.();
   }
 }

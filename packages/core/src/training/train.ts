@@ -141,6 +141,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: emit }) };
   const optimizer = meterChatModel(givenOptimizer, { role: 'optimizer', ledger, onEvent: emit });
   const targetModel = givenTarget.kind === 'chat' ? givenTarget.model : givenTarget.runner;
+  const cache = createFileRolloutCache({ directory: store.pathOf('rollouts') });
 
   await environment.setup?.();
   try {
@@ -154,7 +155,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       store,
       events,
       ledger,
-      cache: createFileRolloutCache({ directory: store.pathOf('rollouts') }),
+      cache,
       executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: config.env.rollout_workers ?? config.run.rollout_concurrency }),
       signal,
       splits,
@@ -230,6 +231,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     }
     throw error;
   } finally {
+    // The run's append-only files stay open while it goes; nothing is left open after it.
+    await Promise.allSettled([eventsFile.close(), ledger.close(), cache.close(), store.close()]);
     await environment.teardown?.();
   }
 }

@@ -1,3 +1,4 @@
+import { readdirSync, readlinkSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,6 +54,33 @@ describe('JSON Lines files', () => {
       [4, '"text"'],
     ]);
     expect(content.malformedLines[1]?.reason).toBe('not a number');
+  });
+
+  it('keeps one handle open on the file across appends, and none after close()', async () => {
+    const file = path.join(directory, 'log.jsonl');
+    // The process's open descriptors that point at the file (Linux exposes them under /proc).
+    const handlesOnFile = () =>
+      readdirSync('/proc/self/fd').filter((descriptor) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${descriptor}`) === file;
+        } catch {
+          return false;
+        }
+      }).length;
+    const appender = createJsonLinesAppender(file);
+    for (let index = 0; index < 20; index += 1) {
+      await appender.append({ index });
+      expect(handlesOnFile()).toBe(1);
+    }
+    await appender.close();
+    expect(handlesOnFile()).toBe(0);
+    // A torn line written while it was closed is kept apart from the next record.
+    await appendFile(file, '{"torn":');
+    await appender.append({ index: 20 });
+    await appender.close();
+    const content = await readJsonLinesFile<{ index: number }>(file);
+    expect(content.records.map((record) => record.index)).toEqual(Array.from({ length: 21 }, (_, index) => index));
+    expect(content.malformedLines).toHaveLength(1);
   });
 
   it('surfaces a failed append through flush', async () => {

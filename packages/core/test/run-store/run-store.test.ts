@@ -244,7 +244,9 @@ describe('the run store', () => {
         written.push(path.basename(String(to)));
         return originalRename(from, to);
       });
-      // history.jsonl is appended to, not renamed onto: opening it marks when its line is written.
+      // history.jsonl is appended to, not renamed onto: opening it marks when its line is written
+      // (the store keeps it open between commits, so it is closed first).
+      await store.close();
       const originalOpen = fsPromises.open;
       const openSpy = jest.spyOn(fsPromises, 'open').mockImplementation(async (file, ...rest) => {
         if (path.basename(String(file)) === 'history.jsonl') written.push('history.jsonl');
