@@ -6,7 +6,8 @@ import { isEpochEndStageCompleted, withEpochEndStageCompleted } from '../run-sto
 import { runGate, selectionScoresOf } from './run-gate.js';
 import type { SelectionScores } from '../run-store/runtime-state.js';
 import { beatsBest, toRuntimeState, type TrainerState } from './trainer-state.js';
-import { evaluateInRun, recordStageFailure, type TrainingContext } from './training-context.js';
+import { evaluateInRun, evaluateTogether, recordStageFailure, type TrainingContext } from './training-context.js';
+import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 
 const SLOW_UPDATE = 'slow-update';
 const META_SKILL = 'meta-skill';
@@ -32,8 +33,10 @@ async function longitudinalPairs(
   const previousSkill = await store.readSkill((state.previousEpochSkill as NonNullable<TrainerState['previousEpochSkill']>).skillPath);
   const currentSkill = await store.readSkill((state.epochEndBaseSkill ?? state.current.reference).skillPath);
   const sample = seededShuffle(context.splits.train, config.train.seed + epoch * 2000).slice(0, config.optimizer.slow_update_samples);
-  const previous = await evaluateInRun(context, previousSkill, sample, 'slow-update');
-  const current = await evaluateInRun(context, currentSkill, sample, 'slow-update');
+  const [previous, current] = (await evaluateTogether(context, [
+    { skill: previousSkill, items: sample, phase: 'slow-update' },
+    { skill: currentSkill, items: sample, phase: 'slow-update' },
+  ])) as [SkillEvaluation, SkillEvaluation];
   const policy = config.optimizer.longitudinal_pair_policy;
   const pairs: ResultPair[] = [];
   previous.items.forEach((previousItem, index) => {

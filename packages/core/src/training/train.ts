@@ -24,8 +24,8 @@ import type { LoadedSplits } from '../setup/prepare-run.js';
 import { testScoresOf } from './test-scores.js';
 import type { RunSummary } from './run-summary.js';
 import { fromRuntimeState, toRuntimeState, trainerSnapshotSchema, type TrainerSnapshot, type TrainerState } from './trainer-state.js';
-import { evaluateInRun, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
-import { runTrainingStep } from './training-step.js';
+import { evaluateTogether, newTrainingCounters, type TrainingContext, type TrainingSplits } from './training-context.js';
+import { batchesOfStep, runTrainingStep } from './training-step.js';
 
 export interface TrainOptions {
   /** The validated configuration (see validateConfig); its `env` section was given to the env package. */
@@ -242,7 +242,17 @@ async function startFresh(context: TrainingContext, initialSkill: string): Promi
   const { store, config } = context;
   await store.writeConfig(redactSecrets(config) as object);
   const reference = await store.writeSkillVersion(0, initialSkill);
-  const baseline = await evaluateInRun(context, initialSkill, context.splits.selection, 'baseline');
+  // Step 1 rolls the initial skill out on its batches whatever the baseline scores: both go at once.
+  const firstStep = context.totalSteps > 0 ? batchesOfStep(context, { epoch: 1, step: 1 }) : [];
+  const together = evaluateTogether(context, [
+    { skill: initialSkill, items: context.splits.selection, phase: 'baseline' },
+    ...firstStep.map((batch) => ({ skill: initialSkill, items: batch, phase: 'train' as const })),
+  ]);
+  const firstStepEvaluations = together.then((evaluations) => evaluations.slice(1));
+  // Awaited by step 1; should the baseline fail first, that failure is the one reported.
+  firstStepEvaluations.catch(() => undefined);
+  context.firstStepRollouts = { skill: initialSkill, evaluations: firstStepEvaluations };
+  const [baseline] = (await together) as [SkillEvaluation];
   const scores = selectionScoresOf(context, initialSkill, baseline.summary);
   const initial = { text: initialSkill, reference, scores, origin: 'initial-skill' };
   const state: TrainerState = {
@@ -277,25 +287,17 @@ async function finishRun(
 ): Promise<RunSummary> {
   const { targetModel, optimizerModel } = models;
   const { config, store, splits } = context;
-  // The paired gate may have accepted the best skill on part of the selection split: score it on all of it.
-  const bestSelection = await evaluateInRun(context, state.best.text, splits.selection, 'selection');
-  const bestScores = selectionScoresOf(context, state.best.text, bestSelection.summary);
-  let test: RunSummary['test'] = null;
-  if (config.evaluation.eval_test && splits.test.length > 0) {
-    // A final skill equal to the best or the initial one is the same evaluation, not a second one.
-    const evaluations = new Map<string, SkillEvaluation>();
-    const testOf = async (skill: string) => {
-      const known = evaluations.get(skill);
-      if (known) return known;
-      const evaluation = await evaluateInRun(context, skill, splits.test, 'test');
-      evaluations.set(skill, evaluation);
-      return evaluation;
-    };
-    const best = await testOf(state.best.text);
-    const initial = await testOf(state.initial.text);
-    const final = await testOf(state.current.text);
-    test = testScoresOf(splits.test, { initial, best, final });
-  }
+  // The paired gate may have accepted the best skill on part of the selection split: score it on
+  // all of it. The test evaluations do not wait for that score: all of them run together.
+  const testing = config.evaluation.eval_test && splits.test.length > 0;
+  const testedSkills = testing ? [state.best.text, state.initial.text, state.current.text] : [];
+  const [bestSelection, bestTest, initialTest, finalTest] = await evaluateTogether(context, [
+    { skill: state.best.text, items: splits.selection, phase: 'selection' },
+    ...testedSkills.map((skill) => ({ skill, items: splits.test, phase: 'test' as const })),
+  ]);
+  const bestScores = selectionScoresOf(context, state.best.text, (bestSelection as SkillEvaluation).summary);
+  const test: RunSummary['test'] =
+    bestTest && initialTest && finalTest ? testScoresOf(splits.test, { initial: initialTest, best: bestTest, final: finalTest }) : null;
   const summary: RunSummary = {
     runId: store.runId,
     runDirectory: store.directory,

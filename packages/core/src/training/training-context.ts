@@ -57,6 +57,8 @@ export interface TrainingContext {
   counters: TrainingCounters;
   /** The command that resumes this run, for messages. */
   resumeCommand: string;
+  /** Step 1's rollouts of the initial skill, started with the baseline evaluation; taken by step 1. */
+  firstStepRollouts?: { skill: string; evaluations: Promise<SkillEvaluation[]> } | undefined;
 }
 
 export function newTrainingCounters(): TrainingCounters {
@@ -72,7 +74,7 @@ export async function evaluateInRun(
   skill: string,
   items: readonly TaskItem[],
   phase: RolloutPhase,
-  sampleIndex = 0,
+  options: { countsAsWave?: boolean; signal?: AbortSignal } = {},
 ): Promise<SkillEvaluation> {
   const { config } = context;
   const targetModel = context.target.kind === 'chat' ? context.target.model : context.target.runner;
@@ -81,12 +83,11 @@ export async function evaluateInRun(
     skill,
     items,
     target: context.target,
-    sampleIndex,
     cache: context.cache,
     executor: context.executor,
     concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
     retries: config.run.retries,
-    signal: context.signal,
+    signal: options.signal ?? context.signal,
     phase,
     workDirectory: context.store.pathOf('work'),
     onItem: (report) => {
@@ -106,7 +107,7 @@ export async function evaluateInRun(
   context.counters.rolloutsRun += evaluation.counters.rolloutsRun;
   context.counters.cacheHits += evaluation.counters.cacheHits;
   context.counters.retries += evaluation.counters.retries;
-  if (evaluation.counters.rolloutsRun > 0) context.counters.waves += 1;
+  if (evaluation.counters.rolloutsRun > 0 && options.countsAsWave !== false) context.counters.waves += 1;
   for (const item of evaluation.items) if (item.status === 'excluded') context.counters.excluded.push({ ...item, phase });
   assertEvaluationIsEvidence(evaluation.items, {
     description: EVALUATION_DESCRIPTIONS[phase],
@@ -114,6 +115,57 @@ export async function evaluateInRun(
     nextStep: `resume with \`${context.resumeCommand}\``,
   });
   return evaluation;
+}
+
+export interface EvaluationRequest {
+  skill: string;
+  items: readonly TaskItem[];
+  phase: RolloutPhase;
+}
+
+/**
+ * Evaluations that do not depend on one another, run at the same time (the executor still bounds
+ * the rollouts in flight): together they are one wave. The same skill asked for on the same items
+ * twice is one evaluation, as it would be from the cache if they ran one after the other.
+ * Resolves with one evaluation per request, in order. The first failure stops the others, and is
+ * thrown once they have all stopped: nothing of the group runs after the run has stopped.
+ */
+export async function evaluateTogether(context: TrainingContext, requests: readonly EvaluationRequest[]): Promise<SkillEvaluation[]> {
+  const shared = new Map<readonly TaskItem[], Map<string, Promise<SkillEvaluation>>>();
+  const group = new AbortController();
+  const stopGroup = () => group.abort(context.signal.reason);
+  context.signal.addEventListener('abort', stopGroup, { once: true });
+  let ranRollouts = false;
+  const evaluations = requests.map(({ skill, items, phase }) => {
+    const bySkill = shared.get(items) ?? new Map<string, Promise<SkillEvaluation>>();
+    shared.set(items, bySkill);
+    let evaluation = bySkill.get(skill);
+    if (evaluation === undefined) {
+      evaluation = evaluateInRun(context, skill, items, phase, { countsAsWave: false, signal: group.signal }).then(
+        (done) => {
+          if (done.counters.rolloutsRun > 0) ranRollouts = true;
+          return done;
+        },
+        (error: unknown) => {
+          group.abort(error);
+          throw error;
+        },
+      );
+      bySkill.set(skill, evaluation);
+    }
+    return evaluation;
+  });
+  try {
+    const outcomes = await Promise.allSettled(evaluations);
+    const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+    // The first failure is the cause; the others were stopped by it (aborted) and say nothing new.
+    if (group.signal.aborted && !context.signal.aborted) throw group.signal.reason;
+    if (failure) throw failure.reason;
+    if (ranRollouts) context.counters.waves += 1;
+    return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<SkillEvaluation>).value);
+  } finally {
+    context.signal.removeEventListener('abort', stopGroup);
+  }
 }
 
 const EVALUATION_DESCRIPTIONS: Record<RolloutPhase, string> = {

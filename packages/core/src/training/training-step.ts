@@ -13,7 +13,7 @@ import { stepBatches } from './batch-plan.js';
 import { proposalSettingsFromConfig } from './proposal-configuration.js';
 import { runGate } from './run-gate.js';
 import { beatsBest, type TrainerState } from './trainer-state.js';
-import { evaluateInRun, recordStageFailure, type TrainingContext } from './training-context.js';
+import { evaluateTogether, recordStageFailure, type TrainingContext } from './training-context.js';
 
 export interface StepPosition {
   epoch: number;
@@ -35,14 +35,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
 
   // Rollout. A skill already rolled out on an item (an earlier epoch, the slow update, a resumed
   // step) is served from the cache: nothing unchanged is paid for twice.
-  const batches = stepBatches({
-    items: context.splits.train,
-    epoch: position.epoch,
-    stepInEpoch: position.step,
-    batchSize: config.train.batch_size,
-    accumulation: config.train.accumulation,
-    seed: config.train.seed,
-  });
+  const batches = batchesOfStep(context, position);
   const startingLearningRate = announcedLearningRate(settings.learningRate, globalStep);
   context.events.emit({ type: 'step-started', ...position, itemIds: batches.flat().map((item) => item.id), learningRate: startingLearningRate });
   const { results, trainScores } = await rollOut(context, state.current.text, batches);
@@ -116,6 +109,19 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   }
 }
 
+/** The training batches of a step (several with gradient accumulation). */
+export function batchesOfStep(context: TrainingContext, position: Pick<StepPosition, 'epoch' | 'step'>): TaskItem[][] {
+  const { config } = context;
+  return stepBatches({
+    items: context.splits.train,
+    epoch: position.epoch,
+    stepInEpoch: position.step,
+    batchSize: config.train.batch_size,
+    accumulation: config.train.accumulation,
+    seed: config.train.seed,
+  });
+}
+
 /** An autonomous rate is decided later in the step; until then the ceiling is what is known. */
 function announcedLearningRate(settings: LearningRateScheduleSettings, globalStep: number): number {
   return settings.schedule === 'autonomous' ? settings.maxLearningRate : scheduledLearningRate({ ...settings, schedule: settings.schedule }, globalStep);
@@ -125,8 +131,18 @@ function announcedLearningRate(settings: LearningRateScheduleSettings, globalSte
 async function rollOut(context: TrainingContext, skill: string, batches: readonly TaskItem[][]) {
   const results: ScoredRollout[] = [];
   const trainScores: Array<{ hard: number; soft: number; scored: number; excluded: number }> = [];
-  for (const batch of batches) {
-    const evaluation = await evaluateInRun(context, skill, batch, 'train');
+  // Accumulation batches are independent: they roll out together. The first step's rollouts of
+  // the initial skill ran with the baseline (startFresh), and are taken as they are.
+  const prefetched = context.firstStepRollouts;
+  context.firstStepRollouts = undefined;
+  const evaluations =
+    prefetched?.skill === skill
+      ? await prefetched.evaluations
+      : await evaluateTogether(
+          context,
+          batches.map((batch) => ({ skill, items: batch, phase: 'train' as const })),
+        );
+  for (const evaluation of evaluations) {
     for (const item of evaluation.items) if (item.status === 'scored') results.push(item.result);
     trainScores.push({
       hard: evaluation.summary.meanHard,
