@@ -4,6 +4,7 @@
 
 // Split loading
 export { createDataInvalidError, describeItemSource, formatZodIssues, isDataInvalidError, type ItemSource } from './data-invalid-error.js';
+export { DEFAULT_MAX_ITEMS_FILE_BYTES, type ItemsFileOptions, readItemsFileText } from './items-file-text.js';
 export { JSON_ARRAY_EXTENSIONS, JSON_LINES_EXTENSIONS, type RawItem, readJsonArrayFile, readJsonLinesFile, readRawItemsFile } from './raw-items-file.js';
 export { loadItemsFile, mapRawItems, type TaskItemMapper } from './task-item-mapping.js';
 export { loadSplitDirectory, loadSplitItems, resolveSplitFile, splitFileCandidates } from './split-directory.js';
