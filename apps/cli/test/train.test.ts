@@ -108,7 +108,11 @@ describe('skillopt train', () => {
       .find((event) => event.type === 'run-stopped');
     expect(stopped).toMatchObject({ reason: 'aborted', resumeCommand: 'skillopt train --resume run' });
     // The first step was committed before the stop: resuming starts after it and finishes.
-    expect(readFileSync(path.join(project.directory, 'run', 'history.jsonl'), 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(1);
+    expect(
+      readFileSync(path.join(project.directory, 'run', 'history.jsonl'), 'utf8')
+        .trim()
+        .split('\n').length,
+    ).toBeGreaterThanOrEqual(1);
     const { error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
     expect(error).toBeUndefined();
     expect(existsSync(path.join(project.directory, 'run', 'summary.json'))).toBe(true);
