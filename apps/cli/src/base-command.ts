@@ -21,7 +21,9 @@ export function stoppedBy(signal: StopSignal): SkillOptError {
 
 function exitCodeOf(error: SkillOptError): number {
   if (error.code === ERROR_CODES.aborted) return error.details?.signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted;
-  return error.category === 'user' ? EXIT_CODES.usageOrConfig : EXIT_CODES.runFailed;
+  // A model the provider does not know is the config's to fix (model.target, model.optimizer), not a failure of the run.
+  if (error.category === 'user' || error.code === ERROR_CODES.modelNotFound) return EXIT_CODES.usageOrConfig;
+  return EXIT_CODES.runFailed;
 }
 
 /** Flags of the commands that read a run configuration. */
@@ -38,8 +40,8 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
 
 /**
  * The base of every skillopt command: a SkillOptError becomes a one-line message and the
- * documented exit code (2 for the user's config or input, 130 for Ctrl-C, 143 for SIGTERM, 1
- * otherwise) instead of a stack trace.
+ * documented exit code (2 for the user's config or input, an unknown model included, 130 for
+ * Ctrl-C, 143 for SIGTERM, 1 otherwise) instead of a stack trace.
  */
 export abstract class SkillOptCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {

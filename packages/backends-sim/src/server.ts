@@ -4,6 +4,7 @@ import { ProviderError, SkillOptError, type ChatModel, type GenerateRequest, typ
 import { createAnswerKey } from './answer-key.js';
 import { createAnthropicMessagesRoute } from './anthropic-route.js';
 import { hashHex } from './hashing.js';
+import { didYouMean } from './model-suggestion.js';
 import { createSimulatedModel, simulatedModelId } from './simulated-model.js';
 
 export interface SimulatorServerOptions {
@@ -241,7 +242,7 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     if (model === undefined) {
       throw new HttpProblem(
         404,
-        `The model \`${body.model}\` does not exist on this simulated server; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
+        `The model \`${body.model}\` does not exist on this simulated server${didYouMean(body.model, models.keys())}; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
         'invalid_request_error',
         'model_not_found',
         'model',

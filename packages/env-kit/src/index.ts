@@ -33,7 +33,8 @@ export { chatTargetModel } from './chat-target.js';
 export { answerTokens, isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';
 export { exactMatch } from './exact-match.js';
 export { tokenF1 } from './token-f1.js';
-export { levenshteinDistance } from './levenshtein-distance.js';
+// The edit distance lives in runtime-kit, shared with the backends' model suggestions.
+export { levenshteinDistance } from '@skillopt/runtime-kit';
 export { ANLS_THRESHOLD, type AnlsOptions, anlsScore, normalisedLevenshteinSimilarity } from './anls.js';
 export { choiceEntries, type Choices, extractChoiceLetter } from './choice-letter.js';
 export {
