@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { format } from 'node:util';
 import { run } from '@oclif/core';
@@ -151,6 +151,25 @@ describe('skillopt sim serve', () => {
     await serve.finished;
     expect(serve.stdout()).toContain('Received SIGINT');
   });
+
+  it('disconnects a client that sends its headers and stalls its body, after --request-timeout-ms', async () => {
+    const serve = startServe(['--config', 'train.yaml', '--request-timeout-ms', '200', '--headers-timeout-ms', '100', '--max-body-bytes', '4096'], project);
+    await serve.waitForStdout(/Stop with Ctrl-C/);
+    expect(serve.stdout()).toMatch(/request limits\s+the whole request within 200 ms \(headers within 100 ms\), a body of at most 4096 bytes/);
+    const port = Number(/base URL\s+http:\/\/127\.0\.0\.1:(\d+)/.exec(serve.stdout())?.[1]);
+    const received = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+      // Headers that promise a 100-byte body, then 10 bytes of it and nothing more.
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"model":');
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+    serve.addedSignalListeners('SIGTERM')[0]?.('SIGTERM');
+    await serve.finished;
+  }, 15_000);
 
   it('warns loudly before binding to a non-loopback address, and explains a failed listen', async () => {
     // 192.0.2.1 (TEST-NET-1) belongs to no machine: the warning is printed, then the listen fails.

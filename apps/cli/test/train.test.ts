@@ -84,6 +84,40 @@ describe('skillopt train', () => {
     expect(existsSync(path.join(project.directory, 'run', 'summary.json'))).toBe(true);
   });
 
+  it('stops at a safe point on SIGTERM after the first step, exits 143 and names the command that resumes', async () => {
+    writeFileSync(project.configFile, defaultConfig().replace('    seed: 3', '    seed: 3\n    latency_ms: 40'));
+    const child = spawn(process.execPath, [path.join(__dirname, '..', 'bin', 'run.js'), 'train', '--config', 'train.yaml', '--out', 'run', '--json'], {
+      cwd: project.directory,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('"type":"step-finished"') && !child.killed) child.kill('SIGTERM');
+    });
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(exitCode).toBe(143);
+    expect(stderr).toContain('Stopping at a safe point');
+    expect(stderr).toContain('terminated (SIGTERM)');
+    const stopped = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; reason?: string; resumeCommand?: string })
+      .find((event) => event.type === 'run-stopped');
+    expect(stopped).toMatchObject({ reason: 'aborted', resumeCommand: 'skillopt train --resume run' });
+    // The first step was committed before the stop: resuming starts after it and finishes.
+    expect(
+      readFileSync(path.join(project.directory, 'run', 'history.jsonl'), 'utf8')
+        .trim()
+        .split('\n').length,
+    ).toBeGreaterThanOrEqual(1);
+    const { error } = await runSkillopt(['train', '--resume', 'run'], project.directory);
+    expect(error).toBeUndefined();
+    expect(existsSync(path.join(project.directory, 'run', 'summary.json'))).toBe(true);
+  });
+
   it('gives a clear error, exit 2, for a run whose config.json is damaged', async () => {
     await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
     writeFileSync(path.join(project.directory, 'run', 'config.json'), '{"model": {');

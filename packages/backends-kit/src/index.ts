@@ -8,6 +8,7 @@ export {
   type JsonLinesResult,
   type LineSplitter,
   type MalformedJsonLine,
+  nearestName,
   OutputTail,
   parseJsonLines,
   type ProcessResult,

@@ -1,6 +1,7 @@
-// The process runner and the abortable waits live in @skillopt/runtime-kit, shared with env
-// packages; they are re-exported here so that a backend needs one import for the harness it
-// drives, and so that this package's earlier exports keep working.
+// The process runner, the abortable waits and the nearest-name suggestion live in
+// @skillopt/runtime-kit, shared with env packages; they are re-exported here so that a backend
+// needs one import for the harness it drives (or the model it cannot find), and so that this
+// package's earlier exports keep working.
 export {
   abortable,
   abortReason,
@@ -11,6 +12,7 @@ export {
   parseJsonLines,
   OutputTail,
   runProcess,
+  nearestName,
   type LineSplitter,
   type JsonLinesParser,
   type JsonLinesResult,

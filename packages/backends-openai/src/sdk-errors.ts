@@ -1,6 +1,7 @@
 import { ERROR_CODES, ProviderError, SkillOptError, redactSecretText } from '@skillopt/contract';
-import { classifyNetworkFailure, providerErrorFromNetworkFailure, providerErrorFromResponse } from '@skillopt/backends-kit';
+import { classifyNetworkFailure, nearestName, providerErrorFromNetworkFailure, providerErrorFromResponse } from '@skillopt/backends-kit';
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
+import { priceTable } from './price-table.js';
 import { answerFailure } from './reply-errors.js';
 import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-settings.js';
 import { describeUrl } from './safe-url.js';
@@ -16,7 +17,7 @@ import { describeUrl } from './safe-url.js';
  * | 429 `insufficient_quota`             | provider-quota-exceeded | no: no wait refills a quota |
  * | 408, 409, 5xx                        | provider-timeout/-unavailable | yes |
  * | 401, 403                             | provider-authentication | no   |
- * | 404                                  | model-not-found (names model and base URL) | no |
+ * | 404                                  | model-not-found (names model and base URL, and the nearest priced model) | no |
  * | 400 content filter (Azure)           | reply-refused           | for core only |
  * | other 4xx                            | provider-bad-request    | no   |
  * | reset/refused connection             | provider-connection     | yes  |
@@ -97,7 +98,7 @@ function fromStatus(error: APIError, settings: ResolvedModelSettings, credential
       provider,
       status,
       retryable: false,
-      message: `${provider} has no model "${settings.wireModel}" at ${where} (HTTP 404${detail ? `: ${detail}` : ''}); check model.${settings.role} (or the deployment) and the base URL`,
+      message: `${provider} has no model "${settings.wireModel}" at ${where} (HTTP 404${detail ? `: ${detail}` : ''})${knownModelHint(settings)}; check model.${settings.role} (or the deployment) and the base URL`,
       details,
       cause: error,
     });
@@ -139,6 +140,13 @@ function fromStatus(error: APIError, settings: ResolvedModelSettings, credential
     details: { ...details, ...(base.retryAfterMs === undefined ? {} : { retryAfterMs: base.retryAfterMs }) },
     cause: error,
   });
+}
+
+/** `; did you mean "gpt-4o-mini"?` when the model is a slip of one this package prices for the provider (its list of known models), else nothing. */
+function knownModelHint(settings: ResolvedModelSettings): string {
+  const known = priceTable.filter((price) => price.provider === settings.provider && price.modelId !== '*').map((price) => price.modelId);
+  const nearest = nearestName(settings.wireModel, known);
+  return nearest === undefined ? '' : `; did you mean "${nearest}"?`;
 }
 
 /** The provider's own message (`error.message` of its JSON body), else the SDK's. */

@@ -247,6 +247,14 @@ describe('failures that are not retried', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('suggests the nearest model it knows for a misspelt one that is not found', async () => {
+    server.script({ kind: 'json', status: 404, body: errorBody('The model `gpt-4o-mni` does not exist.', 'invalid_request_error', 'model_not_found') });
+    const error = await failureOf(modelFor({}, 'gpt-4o-mni').generate(ask));
+    expect(error.code).toBe('model-not-found');
+    expect(error.message).toContain('did you mean "gpt-4o-mini"?');
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('does not wait out an exhausted quota (429 insufficient_quota)', async () => {
     server.script({ kind: 'json', status: 429, body: errorBody('You exceeded your current quota', 'insufficient_quota', 'insufficient_quota') });
     const error = await failureOf(modelFor().generate(ask));

@@ -5,6 +5,7 @@ import { AnthropicApiProblem, invalidRequest, sendAnthropicError } from './anthr
 import { messagesFromAnthropic, toolsFromAnthropic } from './anthropic-messages.js';
 import { createSimulatedPromptCache, type SimulatedPromptCache } from './anthropic-prompt-cache.js';
 import { hashHex } from './hashing.js';
+import { didYouMean } from './model-suggestion.js';
 
 export interface AnthropicMessagesRouteOptions {
   /** The simulated models by the id a request names. */
@@ -92,7 +93,7 @@ export function createAnthropicMessagesRoute(options: AnthropicMessagesRouteOpti
     if (model === undefined)
       throw new AnthropicApiProblem(
         'not_found_error',
-        `model: ${body.model} (this simulated server serves ${[...options.models.keys()].join(' and ')}, simulated models)`,
+        `model: ${body.model} (this simulated server serves ${[...options.models.keys()].join(' and ')}, simulated models${didYouMean(body.model, options.models.keys())})`,
       );
     const maxTokens = body.max_tokens;
     if (typeof maxTokens !== 'number' || !Number.isInteger(maxTokens) || maxTokens < 1)

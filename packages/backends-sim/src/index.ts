@@ -36,7 +36,7 @@ export {
 } from './failure-classes.js';
 export { skillFromSystemPrompt } from './target.js';
 export { detectPrompt } from './prompt-reading.js';
-export { createSimulatorServer, type SimulatorServer, type SimulatorServerOptions } from './server.js';
+export { createSimulatorServer, SIMULATOR_SERVER_LIMITS, type SimulatorServer, type SimulatorServerOptions } from './server.js';
 export { createAnthropicMessagesRoute, type AnthropicMessagesRouteOptions } from './anthropic-route.js';
 export { createSimulatedPromptCache, type SimulatedPromptCache, type SimulatedPromptUsage } from './anthropic-prompt-cache.js';
 export type { AnthropicErrorType } from './anthropic-errors.js';

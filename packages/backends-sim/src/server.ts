@@ -4,6 +4,7 @@ import { ProviderError, SkillOptError, type ChatModel, type GenerateRequest, typ
 import { createAnswerKey } from './answer-key.js';
 import { createAnthropicMessagesRoute } from './anthropic-route.js';
 import { hashHex } from './hashing.js';
+import { didYouMean } from './model-suggestion.js';
 import { createSimulatedModel, simulatedModelId } from './simulated-model.js';
 
 export interface SimulatorServerOptions {
@@ -23,9 +24,20 @@ export interface SimulatorServerOptions {
   harmfulRuleRate?: number;
   uselessRuleRate?: number;
   malformedReplyRate?: number;
-  /** The largest request body accepted, in bytes (default 32 MiB). */
+  /** The largest request body accepted, in bytes (default 32 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
+  /**
+   * The time a client has to send its whole request, headers and body, in milliseconds (default
+   * 60 000). A client that stalls is answered 408 and its connection closed, so a stuck or hostile
+   * client cannot hold a connection open; the time to answer is not counted.
+   */
+  requestTimeoutMs?: number;
+  /** The time a client has to send its request headers, in milliseconds (default 30 000, at most `requestTimeoutMs`). */
+  headersTimeoutMs?: number;
 }
+
+/** The defaults of the request limits, for the CLI's flags to name. */
+export const SIMULATOR_SERVER_LIMITS = { maxBodyBytes: 32 * 1024 * 1024, requestTimeoutMs: 60_000, headersTimeoutMs: 30_000 } as const;
 
 export interface SimulatorServer {
   /** The OpenAI base URL, e.g. `http://127.0.0.1:54321/v1`. */
@@ -174,6 +186,16 @@ const FINISH_REASONS: Record<string, string> = {
   other: 'stop',
 };
 
+function positiveLimit(name: string, value: number): number {
+  if (!(Number.isFinite(value) && value > 0))
+    throw new SkillOptError({
+      code: 'config-invalid',
+      category: 'user',
+      message: `the simulator server's ${name} must be a positive number of milliseconds, got ${value}`,
+    });
+  return value;
+}
+
 /**
  * An OpenAI-compatible HTTP server in front of the SIMULATED model, on 127.0.0.1 by default:
  * `GET /v1/models` and `POST /v1/chat/completions` (plain and streamed). The requested model id
@@ -199,7 +221,9 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     [targetId, createSimulatedModel({ ...common, role: 'target', modelId: targetId })],
     [optimizerId, createSimulatedModel({ ...common, role: 'optimizer', modelId: optimizerId })],
   ]);
-  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  const maxBodyBytes = options.maxBodyBytes ?? SIMULATOR_SERVER_LIMITS.maxBodyBytes;
+  const requestTimeout = positiveLimit('requestTimeoutMs', options.requestTimeoutMs ?? SIMULATOR_SERVER_LIMITS.requestTimeoutMs);
+  const headersTimeout = Math.min(positiveLimit('headersTimeoutMs', options.headersTimeoutMs ?? SIMULATOR_SERVER_LIMITS.headersTimeoutMs), requestTimeout);
   const anthropicMessages = createAnthropicMessagesRoute({ models, targetModelId: targetId, maxBodyBytes });
   const created = Math.floor(Date.now() / 1000);
 
@@ -218,7 +242,7 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     if (model === undefined) {
       throw new HttpProblem(
         404,
-        `The model \`${body.model}\` does not exist on this simulated server; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
+        `The model \`${body.model}\` does not exist on this simulated server${didYouMean(body.model, models.keys())}; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
         'invalid_request_error',
         'model_not_found',
         'model',
@@ -298,7 +322,10 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
     response.end();
   }
 
-  const server = createServer((request, response) => {
+  // Node checks the two timeouts on a timer (every 30 s by default); checking four times per
+  // timeout closes a stalled client within a quarter of its timeout after it expires.
+  const serverLimits = { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(1, Math.min(30_000, Math.floor(headersTimeout / 4))) };
+  const server = createServer(serverLimits, (request, response) => {
     const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
     const handle = async (): Promise<void> => {
       if (path === '/v1/models' || path === '/models') {

@@ -231,6 +231,8 @@ describe('the simulator speaks the Anthropic Messages API', () => {
     const unknownBody = (await unknown.json()) as { type: string; error: { type: string; message: string }; request_id: string };
     expect(unknownBody).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
     expect(unknownBody.error.message).toMatch(/claude-sonnet-4-6/);
+    const slip = (await (await post({ ...rollout(GOOD_SKILL, item.question), model: 'Sim-Targt' })).json()) as { error: { message: string } };
+    expect(slip.error.message).toContain('did you mean `sim-target`?');
 
     const malformed = await post('{"model": "sim-target", "messages": [');
     expect(malformed.status).toBe(400);

@@ -164,6 +164,10 @@ describe('the OpenAI-compatible simulator server', () => {
     const body = (await response.json()) as { error: { message: string; type: string; code: string; param: string } };
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code: 'model_not_found', param: 'model' });
     expect(body.error.message).toMatch(/gpt-4o/);
+    expect(body.error.message).not.toContain('did you mean');
+    // A slip of a served id gets the nearest one suggested.
+    const slip = (await (await post({ ...chat, model: 'sim-optimiser' })).json()) as { error: { message: string } };
+    expect(slip.error.message).toContain('did you mean `sim-optimizer`?');
   });
 
   it('answers malformed JSON with a 400', async () => {

@@ -196,6 +196,7 @@ describe('config', () => {
       split_seed: 42,
       split_output_dir: '',
       limit: 0,
+      max_items_file_bytes: 256 * 1024 * 1024,
       image_root: '',
       image_detail: 'auto',
       max_turns: 1,

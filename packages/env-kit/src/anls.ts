@@ -1,4 +1,4 @@
-import { levenshteinDistance } from './levenshtein-distance.js';
+import { levenshteinDistance } from '@skillopt/runtime-kit';
 
 /** DocVQA's threshold: a normalised distance at or above it scores 0. */
 export const ANLS_THRESHOLD = 0.5;

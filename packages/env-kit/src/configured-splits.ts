@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { SplitName, TaskItem } from '@skillopt/contract';
 import { z } from 'zod';
 import { createDataInvalidError } from './data-invalid-error.js';
+import { DEFAULT_MAX_ITEMS_FILE_BYTES } from './items-file-text.js';
 import { parseSplitRatio, splitByRatio } from './ratio-split.js';
 import { JSON_ARRAY_EXTENSIONS, JSON_LINES_EXTENSIONS, readRawItemsFile } from './raw-items-file.js';
 import { loadSplitItems } from './split-directory.js';
@@ -28,6 +29,8 @@ export const splitSettingsShape = {
   split_output_dir: z.string().default(''),
   /** Keep only the first `limit` items of each split; 0 keeps all. */
   limit: z.int().nonnegative().default(0),
+  /** The largest split or pool file read, in bytes: a larger one is an error naming the file, before it is read. */
+  max_items_file_bytes: z.int().positive().default(DEFAULT_MAX_ITEMS_FILE_BYTES),
 };
 
 export type SplitSettings = { [Key in keyof typeof splitSettingsShape]: z.output<(typeof splitSettingsShape)[Key]> };
@@ -79,7 +82,7 @@ export async function loadRatioSplits<Item extends TaskItem>(
   options: SplitSourceOptions<Item> = {},
 ): Promise<Record<SplitName, Item[]>> {
   const poolFile = await resolvePoolFile(settings.data_path);
-  const rawItems = await readRawItemsFile(poolFile);
+  const rawItems = await readRawItemsFile(poolFile, { maxBytes: settings.max_items_file_bytes });
   const items = mapRawItems(rawItems, mapper);
   const written = options.writtenRaw ?? ((raw: unknown) => raw);
   const pairs = rawItems.map((raw, index) => ({ raw: written(raw.value, items[index] as Item), item: items[index] as Item }));
@@ -136,7 +139,7 @@ export function createSplitSource<Item extends TaskItem>(
   };
   let ratioSplits: Promise<Record<SplitName, Item[]>> | undefined;
   const loadAll = async (split: SplitName): Promise<Item[]> => {
-    if (resolved.split_mode === 'split_dir') return loadSplitItems(resolved.split_dir, split, mapper);
+    if (resolved.split_mode === 'split_dir') return loadSplitItems(resolved.split_dir, split, mapper, { maxBytes: resolved.max_items_file_bytes });
     if (ratioSplits === undefined) {
       const loading = loadRatioSplits(resolved, mapper, options);
       ratioSplits = loading;

@@ -4,6 +4,7 @@
 
 // Split loading
 export { createDataInvalidError, describeItemSource, formatZodIssues, isDataInvalidError, type ItemSource } from './data-invalid-error.js';
+export { DEFAULT_MAX_ITEMS_FILE_BYTES, type ItemsFileOptions, readItemsFileText } from './items-file-text.js';
 export { JSON_ARRAY_EXTENSIONS, JSON_LINES_EXTENSIONS, type RawItem, readJsonArrayFile, readJsonLinesFile, readRawItemsFile } from './raw-items-file.js';
 export { loadItemsFile, mapRawItems, type TaskItemMapper } from './task-item-mapping.js';
 export { loadSplitDirectory, loadSplitItems, resolveSplitFile, splitFileCandidates } from './split-directory.js';
@@ -32,7 +33,8 @@ export { chatTargetModel } from './chat-target.js';
 export { answerTokens, isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';
 export { exactMatch } from './exact-match.js';
 export { tokenF1 } from './token-f1.js';
-export { levenshteinDistance } from './levenshtein-distance.js';
+// The edit distance lives in runtime-kit, shared with the backends' model suggestions.
+export { levenshteinDistance } from '@skillopt/runtime-kit';
 export { ANLS_THRESHOLD, type AnlsOptions, anlsScore, normalisedLevenshteinSimilarity } from './anls.js';
 export { choiceEntries, type Choices, extractChoiceLetter } from './choice-letter.js';
 export {

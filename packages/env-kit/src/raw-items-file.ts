@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createDataInvalidError, type ItemSource } from './data-invalid-error.js';
+import { type ItemsFileOptions, readItemsFileText } from './items-file-text.js';
 
 /** One value read from a split file, before any mapping, with the place it came from. */
 export interface RawItem {
@@ -12,20 +12,9 @@ export interface RawItem {
 export const JSON_ARRAY_EXTENSIONS = ['.json'] as const;
 export const JSON_LINES_EXTENSIONS = ['.jsonl', '.ndjson'] as const;
 
-async function readText(file: string): Promise<string> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw createDataInvalidError(`cannot read split file ${file}: ${(error as Error).message}`, { file }, error);
-  }
-  // Editors on Windows often save UTF-8 with a byte-order mark, which JSON.parse rejects.
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-}
-
 /** Reads a file holding one JSON array of items (the `items.json` format). */
-export async function readJsonArrayFile(file: string): Promise<RawItem[]> {
-  const text = await readText(file);
+export async function readJsonArrayFile(file: string, options: ItemsFileOptions = {}): Promise<RawItem[]> {
+  const text = await readItemsFileText(file, options);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -44,8 +33,8 @@ export async function readJsonArrayFile(file: string): Promise<RawItem[]> {
  * common); any other line that does not parse is an error naming the file and line, never skipped,
  * because a silently dropped item changes every score computed on the split.
  */
-export async function readJsonLinesFile(file: string): Promise<RawItem[]> {
-  const text = await readText(file);
+export async function readJsonLinesFile(file: string, options: ItemsFileOptions = {}): Promise<RawItem[]> {
+  const text = await readItemsFileText(file, options);
   const items: RawItem[] = [];
   const lines = text.split(/\r?\n/);
   for (let lineIndex = 0; lineIndex < lines.length; lineIndex += 1) {
@@ -63,10 +52,14 @@ export async function readJsonLinesFile(file: string): Promise<RawItem[]> {
   return items;
 }
 
-/** Reads `.json` as a JSON array and `.jsonl` / `.ndjson` as JSON Lines; any other extension is an error. */
-export async function readRawItemsFile(file: string): Promise<RawItem[]> {
+/**
+ * Reads `.json` as a JSON array and `.jsonl` / `.ndjson` as JSON Lines; any other extension is an
+ * error. Every reader refuses a file over `options.maxBytes` and bytes that are not UTF-8
+ * (`readItemsFileText`).
+ */
+export async function readRawItemsFile(file: string, options: ItemsFileOptions = {}): Promise<RawItem[]> {
   const extension = path.extname(file).toLowerCase();
-  if ((JSON_ARRAY_EXTENSIONS as readonly string[]).includes(extension)) return readJsonArrayFile(file);
-  if ((JSON_LINES_EXTENSIONS as readonly string[]).includes(extension)) return readJsonLinesFile(file);
+  if ((JSON_ARRAY_EXTENSIONS as readonly string[]).includes(extension)) return readJsonArrayFile(file, options);
+  if ((JSON_LINES_EXTENSIONS as readonly string[]).includes(extension)) return readJsonLinesFile(file, options);
   throw createDataInvalidError(`${file}: unsupported split file type "${extension}"; use .json (an array) or .jsonl (one item per line)`, { file });
 }

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SPLIT_NAMES, type SplitName, type TaskItem } from '@skillopt/contract';
 import { createDataInvalidError } from './data-invalid-error.js';
+import type { ItemsFileOptions } from './items-file-text.js';
 import { loadItemsFile, type TaskItemMapper } from './task-item-mapping.js';
 
 /**
@@ -54,19 +55,28 @@ export async function resolveSplitFile(root: string, split: SplitName): Promise<
 }
 
 /** Loads one split from a split root, mapping each raw item through `mapper`. */
-export async function loadSplitItems<Item extends TaskItem>(root: string, split: SplitName, mapper: TaskItemMapper<Item>): Promise<Item[]> {
-  return loadItemsFile(await resolveSplitFile(root, split), mapper);
+export async function loadSplitItems<Item extends TaskItem>(
+  root: string,
+  split: SplitName,
+  mapper: TaskItemMapper<Item>,
+  options: ItemsFileOptions = {},
+): Promise<Item[]> {
+  return loadItemsFile(await resolveSplitFile(root, split), mapper, options);
 }
 
 /**
  * Loads train, val and test from one split root. An id that appears in two splits is rejected: it
  * would leak a training item into selection or test, and ids key per-item artifacts across a run.
  */
-export async function loadSplitDirectory<Item extends TaskItem>(root: string, mapper: TaskItemMapper<Item>): Promise<Record<SplitName, Item[]>> {
+export async function loadSplitDirectory<Item extends TaskItem>(
+  root: string,
+  mapper: TaskItemMapper<Item>,
+  options: ItemsFileOptions = {},
+): Promise<Record<SplitName, Item[]>> {
   const splits = {} as Record<SplitName, Item[]>;
   const splitById = new Map<string, SplitName>();
   for (const split of SPLIT_NAMES) {
-    const items = await loadSplitItems(root, split, mapper);
+    const items = await loadSplitItems(root, split, mapper, options);
     for (const item of items) {
       const earlier = splitById.get(item.id);
       if (earlier !== undefined) {

@@ -2,6 +2,7 @@ import { taskItemSchema, type TaskItem } from '@skillopt/contract';
 import { formatZodIssues } from '@skillopt/runtime-kit';
 import type { z } from 'zod';
 import { createDataInvalidError, describeItemSource, type ItemSource } from './data-invalid-error.js';
+import type { ItemsFileOptions } from './items-file-text.js';
 import { readRawItemsFile, type RawItem } from './raw-items-file.js';
 
 /**
@@ -61,7 +62,7 @@ export function mapRawItems<Item extends TaskItem>(rawItems: readonly RawItem[],
 }
 
 /** Reads a `.json` or `.jsonl` file of items and maps each through `mapper` (see `mapRawItems`). */
-export async function loadItemsFile<Item extends TaskItem>(file: string, mapper: TaskItemMapper<Item>): Promise<Item[]> {
-  const rawItems = await readRawItemsFile(file);
+export async function loadItemsFile<Item extends TaskItem>(file: string, mapper: TaskItemMapper<Item>, options: ItemsFileOptions = {}): Promise<Item[]> {
+  const rawItems = await readRawItemsFile(file, options);
   return mapRawItems(rawItems, mapper);
 }

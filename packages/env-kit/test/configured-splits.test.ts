@@ -41,6 +41,18 @@ describe('the shared split settings', () => {
     expect(written.counts).toEqual({ train: 10, val: 5, test: 5 });
   });
 
+  it('applies max_items_file_bytes to the pool and to split files', async () => {
+    const pool = writePool(20);
+    const ratio = parseEnvironmentConfig(configSchema, { split_mode: 'ratio', data_path: pool, max_items_file_bytes: 100 }, 'demo');
+    await expect(createSplitSource(ratio, itemMapper).load('train')).rejects.toThrow(`${pool} is `);
+    const splitRoot = path.join(__dirname, 'fixtures', 'qa-split');
+    const splitDirectory = parseEnvironmentConfig(configSchema, { split_dir: splitRoot, max_items_file_bytes: 16 }, 'demo');
+    await expect(createSplitSource(splitDirectory, itemMapper).load('val')).rejects.toThrow(
+      /over the limit of 16 bytes for an items file; raise env\.max_items_file_bytes/,
+    );
+    expect(parseEnvironmentConfig(configSchema, { split_dir: splitRoot }, 'demo').max_items_file_bytes).toBe(256 * 1024 * 1024);
+  });
+
   it('reads a split root in split_dir mode', async () => {
     const settings = parseEnvironmentConfig(configSchema, { split_dir: path.join(__dirname, 'fixtures', 'qa-split') }, 'demo');
     const items = await createSplitSource(settings, (value) => {

@@ -90,6 +90,40 @@ describe('reading split files', () => {
     expect(error.message).toMatch(/unsupported split file type "\.csv"/);
   });
 
+  it('refuses a JSON or JSON Lines file over the size limit, naming the file, its size, the limit and the key', async () => {
+    const items = '[{"id": "a"}, {"id": "b"}]';
+    for (const file of [await write('big.json', items), await write('big.jsonl', '{"id": "a"}\n{"id": "b"}\n')]) {
+      const error = await caught(readRawItemsFile(file, { maxBytes: 10 }));
+      expect(error.code).toBe('data-invalid');
+      expect(error.category).toBe('user');
+      expect(error.message).toContain(`${file} is `);
+      expect(error.message).toContain('over the limit of 10 bytes');
+      expect(error.message).toContain('env.max_items_file_bytes');
+      expect(error.details).toMatchObject({ file, maxBytes: 10, key: 'env.max_items_file_bytes' });
+    }
+    // At the limit exactly, the file is read.
+    expect(await readJsonArrayFile(await write('fits.json', items), { maxBytes: Buffer.byteLength(items) })).toHaveLength(2);
+  });
+
+  it('names the file and line of bytes that are not UTF-8, in JSON Lines and JSON arrays alike', async () => {
+    const latin1 = Buffer.from('{"id": "caf\xe9"}', 'latin1');
+    const lines = path.join(directory, 'items.jsonl');
+    await writeFile(lines, Buffer.concat([Buffer.from('{"id": "a"}\n{"id": "b"}\n'), latin1, Buffer.from('\n')]));
+    const lineError = await caught(readJsonLinesFile(lines));
+    expect(lineError.code).toBe('data-invalid');
+    expect(lineError.message).toBe(`${lines} line 3 is not valid UTF-8; save the file as UTF-8`);
+    expect(lineError.details).toEqual({ file: lines, line: 3 });
+    const array = path.join(directory, 'items.json');
+    await writeFile(array, Buffer.concat([Buffer.from('[\n  {"id": "a"},\n  '), latin1, Buffer.from('\n]\n')]));
+    expect((await caught(readJsonArrayFile(array))).message).toBe(`${array} line 3 is not valid UTF-8; save the file as UTF-8`);
+  });
+
+  it('reads multi-byte UTF-8 and a byte-order mark as text', async () => {
+    const file = path.join(directory, 'items.jsonl');
+    await writeFile(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"id": "café 東京 🎉"}\n', 'utf8')]));
+    expect((await readJsonLinesFile(file)).map((item) => item.value)).toEqual([{ id: 'café 東京 🎉' }]);
+  });
+
   it('reports a missing file as data-invalid', async () => {
     const error = await caught(readRawItemsFile(path.join(directory, 'missing.json')));
     expect(error.message).toMatch(/cannot read split file .*missing\.json/);

@@ -170,7 +170,7 @@ export function createLiveMathEnvironment(input: LiveMathConfigInput | LiveMathC
   let ratioSplits: Promise<Record<SplitName, LiveMathTaskItem[]>> | undefined;
 
   const loadAll = async (split: SplitName): Promise<LiveMathTaskItem[]> => {
-    if (config.split_mode === 'split_dir') return loadLiveMathSplitDirectory(config.split_dir, split);
+    if (config.split_mode === 'split_dir') return loadLiveMathSplitDirectory(config.split_dir, split, { maxBytes: config.max_items_file_bytes });
     if (ratioSplits === undefined) {
       const loading = loadLiveMathRatioSplits(config);
       ratioSplits = loading;

@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { SplitName, TaskItem } from '@skillopt/contract';
 import {
   createDataInvalidError,
+  type ItemsFileOptions,
   JSON_LINES_EXTENSIONS,
   loadSplitItems,
   mapRawItems,
+  readItemsFileText,
   readJsonLinesFile,
   seededShuffle,
   splitByRatio,
@@ -290,8 +292,8 @@ export function shuffleItemChoices(item: LiveMathTaskItem, seed: number): LiveMa
 }
 
 /** Loads one split from a split root (any layout env-kit accepts), choices in their stored order. */
-export function loadLiveMathSplitDirectory(splitDirectory: string, split: SplitName): Promise<LiveMathTaskItem[]> {
-  return loadSplitItems(splitDirectory, split, liveMathItemSchema);
+export function loadLiveMathSplitDirectory(splitDirectory: string, split: SplitName, options: ItemsFileOptions = {}): Promise<LiveMathTaskItem[]> {
+  return loadSplitItems(splitDirectory, split, liveMathItemSchema, options);
 }
 
 /** The benchmark's raw monthly files: `qa_<YYYYMM>_final.json`. */
@@ -309,12 +311,12 @@ async function findMonthlyFiles(directory: string): Promise<string[]> {
  * Reads a pool file: `.jsonl` line by line; `.json` as an array of rows, or an object holding the
  * rows under `data`, or an object whose values are the rows (the shapes the original accepted).
  */
-export async function readLiveMathPoolFile(file: string): Promise<RawItem[]> {
-  if ((JSON_LINES_EXTENSIONS as readonly string[]).includes(path.extname(file).toLowerCase())) return readJsonLinesFile(file);
+export async function readLiveMathPoolFile(file: string, options: ItemsFileOptions = {}): Promise<RawItem[]> {
+  if ((JSON_LINES_EXTENSIONS as readonly string[]).includes(path.extname(file).toLowerCase())) return readJsonLinesFile(file, options);
+  const text = await readItemsFileText(file, options);
   let parsed: unknown;
   try {
-    const text = await readFile(file, 'utf8');
-    parsed = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    parsed = JSON.parse(text);
   } catch (error) {
     throw createDataInvalidError(`cannot read ${file} as JSON: ${(error as Error).message}`, { file }, error);
   }
@@ -361,7 +363,7 @@ export async function resolvePoolFiles(dataPath: string): Promise<{ files: strin
 export async function loadLiveMathRatioSplits(config: LiveMathConfig): Promise<Record<SplitName, LiveMathTaskItem[]>> {
   const { files, monthly } = await resolvePoolFiles(config.data_path);
   let rawItems: RawItem[] = [];
-  for (const file of files) rawItems.push(...(await readLiveMathPoolFile(file)));
+  for (const file of files) rawItems.push(...(await readLiveMathPoolFile(file, { maxBytes: config.max_items_file_bytes })));
   const total = rawItems.length;
   if (monthly) rawItems = rawItems.filter((raw) => hasMultipleChoiceQuestion(raw.value));
   const items = mapRawItems(rawItems, liveMathItemSchema);

@@ -1,7 +1,16 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, taskItemSchema } from '@skillopt/contract';
-import { choiceOrderSeed, createEnvironment, liveMathItemSchema, manifest, parseLiveMathConfig, shuffleItemChoices, type LiveMathTaskItem } from '../src/index';
+import {
+  choiceOrderSeed,
+  createEnvironment,
+  liveMathItemSchema,
+  manifest,
+  parseLiveMathConfig,
+  readLiveMathPoolFile,
+  shuffleItemChoices,
+  type LiveMathTaskItem,
+} from '../src/index';
 import { FIXTURE_SPLIT_DIR, rawItem, temporaryDirectory, writeJson, writeJsonLines } from './helpers';
 
 async function rejection(promise: Promise<unknown>): Promise<SkillOptError> {
@@ -263,6 +272,23 @@ describe('ratio mode', () => {
   });
 });
 
+describe('pool files', () => {
+  it('refuses a monthly pool file over env.max_items_file_bytes, and one that is not UTF-8, naming the file', async () => {
+    const { dir, cleanup } = await temporaryDirectory();
+    try {
+      const file = path.join(dir, 'qa_202501_final.json');
+      await writeJson(file, [rawItem('m1'), rawItem('m2')]);
+      const environment = createEnvironment({ split_mode: 'ratio', data_path: dir, split_ratio: '1:1:1', max_items_file_bytes: 64 });
+      await expect(environment.loadSplit('train')).rejects.toThrow(`${file} is `);
+      await expect(environment.loadSplit('train')).rejects.toThrow('raise env.max_items_file_bytes');
+      await writeFile(file, Buffer.concat([Buffer.from('[\n'), Buffer.from('{"id": "caf\xe9"}', 'latin1'), Buffer.from('\n]')]));
+      await expect(readLiveMathPoolFile(file)).rejects.toThrow(`${file} line 2 is not valid UTF-8`);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
 describe('config', () => {
   it('fills defaults and keeps the original key names', () => {
     expect(parseLiveMathConfig({ split_dir: 'x' })).toEqual({
@@ -273,6 +299,7 @@ describe('config', () => {
       split_seed: 42,
       split_output_dir: '',
       limit: 0,
+      max_items_file_bytes: 256 * 1024 * 1024,
       max_turns: 1,
       max_completion_tokens: 16384,
       exec_timeout: 300,

@@ -146,6 +146,7 @@ describe('config', () => {
       split_seed: 42,
       split_output_dir: '',
       limit: 0,
+      max_items_file_bytes: 256 * 1024 * 1024,
       data_dirs: [],
       corpus_dir: 'c',
       max_tool_turns: 24,

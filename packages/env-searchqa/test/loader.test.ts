@@ -179,6 +179,7 @@ describe('config', () => {
       split_seed: 42,
       split_output_dir: '',
       limit: 0,
+      max_items_file_bytes: 256 * 1024 * 1024,
       max_turns: 1,
       max_completion_tokens: 16384,
       exec_timeout: 120,

@@ -8,7 +8,7 @@ import { renderStagePrompt } from './prompt-templates.js';
 import { checkEditFields, proposedEditShape, renderNumberedEdits, toEdit } from './proposed-edit.js';
 import type { AnalystKind } from './reflection.js';
 import { chunk } from './result-classification.js';
-import type { StageFailure, StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageFailure, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 
 /** One analyst's edits (an `AnalystReport` is one): the unit the merge works on. */
@@ -37,7 +37,7 @@ export interface AggregatedEdits {
   mergeCalls: number;
 }
 
-type MergeOutcome = { ok: true; edits: Edit[]; usage: Usage; attempts: number } | StageFailure;
+type MergeOutcome = { ok: true; edits: Edit[]; usage: Usage; attempts: number; repairedReplies: number } | StageFailure;
 
 function mergeReplySchema(inputCount: number) {
   const edit = z
@@ -92,7 +92,7 @@ async function mergeGroups(options: AggregationOptions, groups: readonly (readon
     const support = covered.reduce((total, edit) => total + edit.support, 0);
     return toEdit(merged, support, mergedSource(covered));
   });
-  return { ok: true, edits, usage: reply.usage, attempts: reply.attempts };
+  return { ok: true, edits, usage: reply.usage, attempts: reply.attempts, repairedReplies: reply.repairedReplies ?? 0 };
 }
 
 /** Merges one kind's patches level by level until a single group is left. */
@@ -105,6 +105,7 @@ async function mergeHierarchically(
   let groups = initial;
   let usage = EMPTY_USAGE;
   let attempts = 0;
+  let repairedReplies = 0;
   let mergeCalls = 0;
   while (groups.length > 1) {
     const chunks = chunk(groups, options.mergeBatchSize);
@@ -114,7 +115,7 @@ async function mergeHierarchically(
       async (group, _index, chunkSignal): Promise<MergeOutcome> =>
         // A chunk of one patch has nothing to merge: it passes through without a call.
         group.length === 1
-          ? { ok: true, edits: [...(group[0] as readonly Edit[])], usage: EMPTY_USAGE, attempts: 0 }
+          ? { ok: true, edits: [...(group[0] as readonly Edit[])], usage: EMPTY_USAGE, attempts: 0, repairedReplies: 0 }
           : mergeGroups(options, group, chunkSignal),
       { signal },
     );
@@ -122,10 +123,11 @@ async function mergeHierarchically(
     attempts += outcomes.reduce((total, outcome) => total + outcome.attempts, 0);
     const failure = outcomes.find((outcome): outcome is StageFailure => !outcome.ok);
     if (failure !== undefined) return { ...failure, usage, attempts };
+    repairedReplies += outcomes.reduce((total, outcome) => total + (outcome.ok ? outcome.repairedReplies : 0), 0);
     mergeCalls += chunks.filter((group) => group.length > 1).length;
     groups = outcomes.map((outcome) => (outcome as { edits: Edit[] }).edits);
   }
-  return { ok: true, edits: [...(groups[0] ?? [])], usage, attempts, mergeCalls };
+  return { ok: true, edits: [...(groups[0] ?? [])], usage, attempts, repairedReplies, mergeCalls };
 }
 
 /**
@@ -155,13 +157,21 @@ export async function aggregateEdits(options: AggregationOptions): Promise<Stage
   if (!failureGroup.ok) return { ...failureGroup, usage, attempts };
   if (!successGroup.ok) return { ...successGroup, usage, attempts };
   let mergeCalls = (failureGroup.mergeCalls ?? 0) + (successGroup.mergeCalls ?? 0);
+  let repairedReplies = failureGroup.repairedReplies + successGroup.repairedReplies;
   if (failureGroup.edits.length === 0 || successGroup.edits.length === 0) {
-    return { ok: true, value: { edits: [...failureGroup.edits, ...successGroup.edits], mergeCalls }, usage, attempts };
+    return {
+      ok: true,
+      value: { edits: [...failureGroup.edits, ...successGroup.edits], mergeCalls },
+      usage,
+      attempts,
+      ...repairedRepliesField(repairedReplies),
+    };
   }
   const final = await mergeGroups(options, [failureGroup.edits, successGroup.edits], options.signal);
   usage = addUsage(usage, final.usage);
   attempts += final.attempts;
   if (!final.ok) return { ...final, usage, attempts };
   mergeCalls += 1;
-  return { ok: true, value: { edits: final.edits, mergeCalls }, usage, attempts };
+  repairedReplies += final.repairedReplies;
+  return { ok: true, value: { edits: final.edits, mergeCalls }, usage, attempts, ...repairedRepliesField(repairedReplies) };
 }

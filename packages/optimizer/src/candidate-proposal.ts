@@ -87,6 +87,8 @@ export interface ProposalAccounting {
   /** Optimizer calls made, re-asks included. */
   optimizerCalls: number;
   optimizerUsage: Usage;
+  /** Optimizer replies read only after their JSON was repaired (a truncation cut back, or syntax slips fixed) instead of re-asked. */
+  repairedReplies: number;
   /** The calls counted in waves of calls that ran at the same time: the proposal's share of a run's critical path. */
   sequentialWaves: number;
   artifacts: CandidateProposalArtifacts;
@@ -155,14 +157,16 @@ class ProposalInProgress {
   learningRate: number | undefined;
   private optimizerCalls = 0;
   private optimizerUsage: Usage = EMPTY_USAGE;
+  private repairedReplies = 0;
   private sequentialWaves = 0;
 
   constructor(private readonly options: CandidateProposalOptions) {}
 
   /** Adds a stage's calls; a stage that made any adds its depth in waves (1 unless it is a merge tree). */
-  count(stage: { attempts: number; usage: Usage }, waves = 1): void {
+  count(stage: { attempts: number; usage: Usage; repairedReplies?: number }, waves = 1): void {
     this.optimizerUsage = addUsage(this.optimizerUsage, stage.usage);
     this.optimizerCalls += stage.attempts;
+    this.repairedReplies += stage.repairedReplies ?? 0;
     if (stage.attempts > 0) this.sequentialWaves += waves;
   }
 
@@ -176,6 +180,7 @@ class ProposalInProgress {
       ...(this.learningRate === undefined ? {} : { learningRate: this.learningRate }),
       optimizerCalls: this.optimizerCalls,
       optimizerUsage: this.optimizerUsage,
+      repairedReplies: this.repairedReplies,
       sequentialWaves: this.sequentialWaves,
       artifacts: { ...this.artifacts },
     };
@@ -203,7 +208,7 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
     ...(settings.appendix ? { appendixNoteSources: settings.appendix.noteSources } : {}),
     ...promptContext,
   });
-  proposal.count({ attempts: reflection.calls, usage: reflection.usage });
+  proposal.count({ attempts: reflection.calls, usage: reflection.usage, repairedReplies: reflection.repairedReplies });
   for (const failure of reflection.failures) proposal.report({ type: 'stage-failed', failure });
   proposal.artifacts.reflection = reflection;
   const patches = reflection.reports.map((report) => ({ kind: report.kind, edits: report.edits }));

@@ -5,7 +5,7 @@ import { scheduledLearningRate, validateLearningRateSettings, type LearningRateS
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { renderNumberedEdits } from './proposed-edit.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 
 /** What the optimizer is told about the step when it chooses a learning rate. */
@@ -96,6 +96,7 @@ export async function decideLearningRate(options: LearningRateDecisionOptions): 
     },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }
 

@@ -2,7 +2,7 @@ import { type ChatModel, EMPTY_USAGE } from '@skillopt/contract';
 import { z } from 'zod';
 import { renderStagePrompt } from './prompt-templates.js';
 import { comparePairs, renderPairComparison, type ResultPair } from './slow-update.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 import type { TrajectoryRenderLimits } from './trajectory-rendering.js';
 
@@ -75,5 +75,6 @@ export async function synthesizeMetaSkill(options: MetaSkillOptions): Promise<St
     value: { metaSkill: reply.value.value.metaSkill.trim(), reasoning: reply.value.value.reasoning ?? '' },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }

@@ -4,7 +4,7 @@ import { appendixNoteKey, cleanAppendixNote, deduplicateAppendixNotes } from './
 import { invalidOption } from '@skillopt/runtime-kit';
 import { hasProtectedBlock, readProtectedBlock, writeProtectedBlock } from './protected-blocks.js';
 import { renderStagePrompt } from './prompt-templates.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 
 /**
@@ -108,5 +108,6 @@ export async function consolidateAppendix(options: AppendixConsolidationOptions)
     value: { skill: writeAppendixNotes(options.skill, consolidatedNotes), notes: consolidatedNotes, consolidated: true },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }

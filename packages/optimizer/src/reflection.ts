@@ -50,7 +50,7 @@ export interface AnalystReport {
   proposedEditCount: number;
   reasoning: string;
   appendixNotes: string[];
-  /** True when the reply was cut off and repaired (only its complete edits were kept). */
+  /** True when the reply's JSON was repaired: cut off (only its complete edits were kept) or with syntax slips fixed. */
   repaired: boolean;
   attempts: number;
 }
@@ -71,6 +71,8 @@ export interface ReflectionResult {
   usage: Usage;
   /** Model calls made, re-asks included. */
   calls: number;
+  /** Analysts whose reply was read only after its JSON was repaired. */
+  repairedReplies: number;
 }
 
 const analystReplySchema = z.object({
@@ -124,7 +126,7 @@ export async function reflect(options: ReflectionOptions): Promise<ReflectionRes
   const outcomes = await mapConcurrent(minibatches, concurrency, (minibatch, _index, signal) => runAnalyst(options, minibatch, signal), {
     signal: options.signal,
   });
-  const result: ReflectionResult = { reports: [], failures: [], erroredResultIds: classified.erroredIds, usage: EMPTY_USAGE, calls: 0 };
+  const result: ReflectionResult = { reports: [], failures: [], erroredResultIds: classified.erroredIds, usage: EMPTY_USAGE, calls: 0, repairedReplies: 0 };
   for (const outcome of outcomes) {
     result.usage = addUsage(result.usage, outcome.usage);
     result.calls += outcome.attempts;
@@ -132,6 +134,7 @@ export async function reflect(options: ReflectionOptions): Promise<ReflectionRes
     else {
       const { usage: _usage, ...report } = outcome;
       result.reports.push(report);
+      if (report.repaired) result.repairedReplies += 1;
     }
   }
   return result;

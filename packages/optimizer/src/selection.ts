@@ -4,7 +4,7 @@ import { invalidOption } from '@skillopt/runtime-kit';
 import { contextSections, type PromptContext } from './prompt-sections.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { renderNumberedEdits } from './proposed-edit.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 
 export interface SelectionOptions extends PromptContext {
@@ -99,5 +99,6 @@ export async function selectEdits(options: SelectionOptions): Promise<StageResul
     },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }

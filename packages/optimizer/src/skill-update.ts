@@ -6,7 +6,7 @@ import { renderStagePrompt } from './prompt-templates.js';
 import { renderNumberedEdits } from './proposed-edit.js';
 import { detachProtectedRegions, markersIn, reattachProtectedRegions } from './protected-regions.js';
 import { classifyResults } from './result-classification.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 import { DEFAULT_TRAJECTORY_RENDER_LIMITS, renderTrajectories, type TrajectoryRenderLimits } from './trajectory-rendering.js';
 
@@ -87,6 +87,7 @@ async function rewrite(
     value: { mode, skill: reattachProtectedRegions(newSkill, blocks), changeSummary, reasoning: reasoning ?? '' },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }
 

@@ -4,7 +4,7 @@ import { hasProtectedBlock, readProtectedBlock, writeProtectedBlock } from './pr
 import { markersIn } from './protected-regions.js';
 import { renderStagePrompt } from './prompt-templates.js';
 import { isFailedResult } from './result-classification.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { requestStructuredReply } from './structured-reply.js';
 import { DEFAULT_TRAJECTORY_RENDER_LIMITS, renderTrajectory, type TrajectoryRenderLimits } from './trajectory-rendering.js';
 
@@ -184,5 +184,6 @@ export async function synthesizeSlowUpdate(options: SlowUpdateOptions): Promise<
     value: { skill: writeSlowUpdateGuidance(options.currentSkill, guidance), guidance, reasoning: reply.value.value.reasoning ?? '', comparison: summary },
     attempts: reply.attempts,
     usage: reply.usage,
+    ...repairedRepliesField(reply.repairedReplies),
   };
 }

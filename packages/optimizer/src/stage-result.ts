@@ -22,6 +22,13 @@ export interface StageSuccess<Value> {
   /** Model calls made (0 when the stage needed none). */
   attempts: number;
   usage: Usage;
+  /** How many of those calls' replies were read only after their JSON was repaired; absent when none was. */
+  repairedReplies?: number;
+}
+
+/** The `repairedReplies` field of a StageSuccess for a count: absent for 0. */
+export function repairedRepliesField(count: number | undefined): { repairedReplies?: number } {
+  return count === undefined || count === 0 ? {} : { repairedReplies: count };
 }
 
 export type StageResult<Value> = StageSuccess<Value> | StageFailure;

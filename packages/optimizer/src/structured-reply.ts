@@ -1,8 +1,9 @@
 import { addUsage, EMPTY_USAGE, OPTIMIZER_PROMPT_STAGES, type ChatModel, type Message, type OptimizerPrompt, type Usage } from '@skillopt/contract';
 import type { z } from 'zod';
 import { looksLikeJsonStart, scanJsonCandidates } from './json-candidates.js';
+import { syntaxRepairCandidates } from './json-syntax-repair.js';
 import { stripReasoningAndFences } from './reply-cleaning.js';
-import type { StageResult } from './stage-result.js';
+import { repairedRepliesField, type StageResult } from './stage-result.js';
 import { truncatedJsonRepairs } from './truncated-json-repair.js';
 
 export type ParsedReply<Value> = { ok: true; value: Value; repaired: boolean } | { ok: false; reason: string };
@@ -11,6 +12,8 @@ export type ParsedReply<Value> = { ok: true; value: Value; repaired: boolean } |
 const MAX_SPANS_TRIED = 200;
 /** How many cut-off openers are tried for a truncation repair. */
 const MAX_REPAIR_STARTS = 3;
+/** How many candidates have their syntax repaired: each repair reads its whole candidate again. */
+const MAX_SYNTAX_REPAIRS = 8;
 
 function describeIssues(error: z.ZodError): string {
   const lines = error.issues.slice(0, 8).map((issue) => {
@@ -36,7 +39,11 @@ function tryParseJson(text: string): { ok: true; value: unknown } | { ok: false 
  *    parses and passes `schema`, so prose braces before or after the JSON, and a wrapper object
  *    around it, do no harm;
  * 3. failing that, a value cut off at the end is repaired (see `truncatedJsonRepairs`) and checked;
- * 4. otherwise the reason says what was wrong, in words fit to send back to the model.
+ * 4. failing that, the slips models make in JSON (trailing commas, single quotes, unquoted keys,
+ *    comments, missing closing brackets) are repaired (see `syntaxRepairCandidates`) and checked,
+ *    so a slip costs no re-ask;
+ * 5. otherwise the reason says what was wrong, in words fit to send back to the model.
+ * Every repaired value still has to pass `schema`, and `repaired` says that one was needed.
  */
 export function parseStructuredReply<Value>(text: string, schema: z.ZodType<Value>): ParsedReply<Value> {
   const cleaned = stripReasoningAndFences(text);
@@ -63,6 +70,13 @@ export function parseStructuredReply<Value>(text: string, schema: z.ZodType<Valu
       if (validated.success) return { ok: true, value: validated.data, repaired: true };
     }
   }
+  for (const candidate of syntaxRepairCandidates(cleaned, scan, MAX_SYNTAX_REPAIRS)) {
+    const parsed = tryParseJson(candidate);
+    if (!parsed.ok) continue;
+    const validated = schema.safeParse(parsed.value);
+    if (validated.success) return { ok: true, value: validated.data, repaired: true };
+    firstSchemaError ??= describeIssues(validated.error);
+  }
   if (firstSchemaError !== undefined) return { ok: false, reason: `the JSON does not have the required shape: ${firstSchemaError}` };
   if (cleaned.trim() === '') return { ok: false, reason: 'the reply was empty' };
   if (repairStarts.length > 0) return { ok: false, reason: 'the JSON was cut off and could not be repaired' };
@@ -80,7 +94,7 @@ export interface StructuredRequest<Value> {
   temperature?: number;
 }
 
-/** The extra value a successful structured call reports: whether a truncated reply was repaired. */
+/** The extra value a successful structured call reports: whether the reply's JSON had to be repaired. */
 export interface StructuredValue<Value> {
   value: Value;
   repaired: boolean;
@@ -108,7 +122,14 @@ export async function requestStructuredReply<Value>(request: StructuredRequest<V
     });
     usage = addUsage(usage, reply.usage);
     const parsed = parseStructuredReply(reply.text, request.schema);
-    if (parsed.ok) return { ok: true, value: { value: parsed.value, repaired: parsed.repaired }, attempts: attempt, usage };
+    if (parsed.ok)
+      return {
+        ok: true,
+        value: { value: parsed.value, repaired: parsed.repaired },
+        attempts: attempt,
+        usage,
+        ...repairedRepliesField(parsed.repaired ? 1 : 0),
+      };
     lastReason = reply.finishReason === 'length' ? `${parsed.reason} (the reply hit the output-token limit)` : parsed.reason;
     messages.push({ role: 'assistant', content: reply.text });
     messages.push({

@@ -103,6 +103,29 @@ describe('proposeCandidate', () => {
     expect(proposal.sequentialWaves).toBe(4);
   });
 
+  test('replies with JSON slips are repaired instead of re-asked, and counted', async () => {
+    // A trailing comma in every analyst's reply, single quotes in the merges and the ranking.
+    const withTrailingComma = (call: RecordedCall) => analystReply(call).replace(/}$/, ',}');
+    const singleQuoted = (reply: string) => reply.replace(/"/g, "'");
+    const model = scriptedOptimizer({
+      reflect: withTrailingComma,
+      merge: (call) => singleQuoted(keepEveryEdit(call)),
+      rank: () => "{'reasoning': 'failures first', 'selected': [1, 3],}",
+    });
+    const { proposal } = await propose(model);
+    expect(proposal.outcome).toBe('candidate');
+    expect(purposes(model)).toEqual(['reflect', 'reflect', 'reflect', 'merge', 'merge', 'rank']);
+    expect(proposal.optimizerCalls).toBe(6);
+    expect(proposal.repairedReplies).toBe(6);
+    expect(proposal.artifacts.reflection?.repairedReplies).toBe(3);
+    expect(proposal.artifacts.reflection?.reports.every((report) => report.repaired && report.attempts === 1)).toBe(true);
+  });
+
+  test('replies that parse as they are count no repair', async () => {
+    const { proposal } = await propose(scriptedOptimizer());
+    expect(proposal.repairedReplies).toBe(0);
+  });
+
   test('hands back the reflection, the ranked edits and the edit reports to keep', async () => {
     const { proposal } = await propose(scriptedOptimizer());
     const { reflection, rankedEdits, editApplyReports } = proposal.artifacts;

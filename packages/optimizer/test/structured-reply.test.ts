@@ -64,6 +64,25 @@ describe('parseStructuredReply', () => {
     expect(parsed).toEqual({ ok: true, value: { guidance: 'always check the uni' }, repaired: true });
   });
 
+  test.each([
+    ['trailing commas', '{"edits": [{"op": "append", "content": "x",},],}'],
+    ['single quotes', "{'edits': [{'op': 'append', 'content': 'x'}]}"],
+    ['unquoted keys', '{edits: [{op: "append", content: "x"}]}'],
+    ['comments, one with a brace in it', '{"edits": [ // the one edit {\n {"op": "append", "content": "x"} /* done */ ]}'],
+    ['a code fence around JSON with a slip', '```json\n{"edits": [{"op": "append", "content": "x",}]}\n```'],
+    ['a missing closing brace', '{"edits": [{"op": "append", "content": "x"}]'],
+    ['missing closing brackets after a slip', "{'edits': [{'op': 'append', 'content': 'x'}"],
+    ['prose around JSON with slips', "Here it is: {'edits': [{'op': 'append', 'content': 'x'},]} Hope that helps {ok}"],
+  ])('repairs %s', (_slip, text) => {
+    expect(parseStructuredReply(text, editsReply)).toEqual({ ok: true, value: { edits: [{ op: 'append', content: 'x' }] }, repaired: true });
+  });
+
+  test('a repaired value still has to pass the schema', () => {
+    const parsed = parseStructuredReply("{'edits': [{'op': 'append',}]}", editsReply);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.reason).toContain('edits.0.content');
+  });
+
   test('a value of the wrong shape is reported with the schema problem', () => {
     const parsed = parseStructuredReply('{"edits": null}', editsReply);
     expect(parsed.ok).toBe(false);
@@ -99,6 +118,26 @@ describe('requestStructuredReply', () => {
       usage: { inputTokens: 20, outputTokens: 10 },
     });
     expect(model.calls[1]?.messages).toEqual(['prompt', 'I cannot decide.', expect.stringContaining('no JSON value was found')]);
+  });
+
+  test('a reply with JSON slips is repaired with no re-ask, and the repair is counted', async () => {
+    const model = createScriptedOptimizerDouble({ reply: () => "```json\n{'edits': [{'op': 'append', 'content': 'x',},],\n```" });
+    const result = await request(model);
+    expect(result).toEqual({
+      ok: true,
+      value: { value: { edits: [{ op: 'append', content: 'x' }] }, repaired: true },
+      attempts: 1,
+      usage: { inputTokens: 10, outputTokens: 5 },
+      repairedReplies: 1,
+    });
+    expect(model.calls).toHaveLength(1);
+  });
+
+  test('garbage is re-asked once, and garbage again fails the stage', async () => {
+    const model = createScriptedOptimizerDouble({ reply: () => 'I would rather not answer in JSON today.' });
+    const result = await request(model);
+    expect(result).toMatchObject({ ok: false, stage: 'rank', attempts: 2, reason: expect.stringContaining('no JSON value was found') });
+    expect(model.calls).toHaveLength(2);
   });
 
   test('after the re-ask fails too, the stage fails explicitly', async () => {

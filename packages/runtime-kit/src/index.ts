@@ -5,6 +5,10 @@
 export { abortable, abortReason, sleep } from './abortable-wait.js';
 export { createDeadline, type Deadline, type DeadlineOptions, withDeadline } from './deadline.js';
 
+// Names: the nearest one, for a "did you mean"
+export { levenshteinDistance } from './levenshtein-distance.js';
+export { nearestName } from './nearest-name.js';
+
 // Errors for options and validation
 export { invalidOption, requireNonNegativeNumber, requirePositiveInteger, requirePositiveNumber } from './invalid-option.js';
 export { formatZodIssues, type FormatZodIssuesOptions, type ValidationIssue } from './zod-issues.js';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError, type SplitName } from '@skillopt/contract';
 import { evaluate, prepareRun, type EvaluationReport } from '@skillopt/core';
-import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
+import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, type StopSignal, stoppedBy } from '../base-command.js';
 import { formatCount, formatScore, formatTable, formatUsd } from '../output/format.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
@@ -56,8 +56,8 @@ export default class Eval extends SkillOptCommand {
 
     const workDirectory = await mkdtemp(path.join(os.tmpdir(), 'skillopt-eval-'));
     const controller = new AbortController();
-    const interrupt = () => controller.abort(new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'interrupted' }));
-    process.once('SIGINT', interrupt);
+    const interrupt = (signal: StopSignal) => controller.abort(stoppedBy(signal));
+    for (const signal of STOP_SIGNAL_NAMES) process.once(signal, interrupt);
     let report: EvaluationReport;
     try {
       report = await evaluate({
@@ -75,7 +75,7 @@ export default class Eval extends SkillOptCommand {
       if (controller.signal.aborted) throw controller.signal.reason;
       throw error;
     } finally {
-      process.removeListener('SIGINT', interrupt);
+      for (const signal of STOP_SIGNAL_NAMES) process.removeListener(signal, interrupt);
       await rm(workDirectory, { recursive: true, force: true });
     }
 

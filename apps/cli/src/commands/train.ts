@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { estimateRun, prepareRun, readRunOverview, train, type SkillOptConfig } from '@skillopt/core';
-import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
+import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
@@ -62,12 +61,13 @@ export default class Train extends SkillOptCommand {
     if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
     const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
     const controller = new AbortController();
-    const interrupt = () => {
-      if (controller.signal.aborted) process.exit(130);
-      process.stderr.write('\nStopping at a safe point (Ctrl-C again to quit at once)…\n');
-      controller.abort(new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'interrupted' }));
+    // Ctrl-C and SIGTERM (a service manager's or container's stop) both stop at the next safe point.
+    const interrupt = (signal: StopSignal) => {
+      if (controller.signal.aborted) process.exit(STOP_SIGNALS[signal]);
+      process.stderr.write(`\nStopping at a safe point (${signal === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once)…\n`);
+      controller.abort(stoppedBy(signal));
     };
-    process.once('SIGINT', interrupt);
+    for (const signal of STOP_SIGNAL_NAMES) process.once(signal, interrupt);
     try {
       const summary = await train({
         config,
@@ -91,7 +91,7 @@ export default class Train extends SkillOptCommand {
       if (controller.signal.aborted) throw controller.signal.reason;
       throw error;
     } finally {
-      process.removeListener('SIGINT', interrupt);
+      for (const signal of STOP_SIGNAL_NAMES) process.removeListener(signal, interrupt);
     }
   }
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_ITEMS_FILE_BYTES } from '@skillopt/env-kit';
 import { z } from 'zod';
 import {
   canonicalLrControlMode,
@@ -163,6 +164,11 @@ export const envCoreShape = {
     .regex(/^\s*[1-9]\d*\s*:\s*[1-9]\d*\s*:\s*[1-9]\d*\s*$/, { error: 'expected train:val:test as three whole numbers above 0, e.g. "2:1:7"' })
     .default('2:1:7')
     .describe('train:val:test proportions of a ratio split.'),
+  max_items_file_bytes: wholeNumber(1)
+    .optional()
+    .describe(
+      `The largest split or pool file read, in bytes; a larger one is an error that names it before it is read. Absent: ${DEFAULT_MAX_ITEMS_FILE_BYTES} (256 MiB).`,
+    ),
   exec_timeout: z.number().min(0).default(120).describe('Seconds one target call or agent task may take; 0 means no limit.'),
   rollout_workers: wholeNumber(1).optional().describe('Items of this env rolled out at once. Absent: env.workers, else run.rollout_concurrency.'),
   workers: wholeNumber(1).optional().describe("The original's name for rollout_workers, still accepted; rollout_workers wins when both are set."),

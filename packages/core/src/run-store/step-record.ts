@@ -25,6 +25,8 @@ const standing = {
   bestScore: z.number().nullable(),
   optimizerCalls: z.int().nonnegative(),
   optimizerUsage: usageSchema,
+  /** Optimizer replies read only after their JSON was repaired, instead of re-asked; absent when none was. */
+  repairedReplies: z.int().positive().optional(),
 };
 
 /**

@@ -17,6 +17,7 @@ import { checkResumableRunDirectory } from '../run-store/load-run-state.js';
 import { acceptBackend, acceptEnvironment } from '../resolution/specification-versions.js';
 import type { PackageResolver } from '../resolution/package-resolver.js';
 import { resolveRunConfig, type ResolvedRunConfig } from './configured-packages.js';
+import { checkTrainingSplits } from './training-splits.js';
 
 /** Every split an env loaded, once, in its own order. */
 export type LoadedSplits = Readonly<Record<SplitName, readonly TaskItem[]>>;
@@ -31,7 +32,7 @@ export interface PrepareRunOptions {
   workingDirectory: string;
   /** Finds env and backend packages by name. */
   resolver: PackageResolver;
-  /** `skillopt eval` makes no optimizer call, so it needs no optimizer model. */
+  /** `skillopt eval` makes no optimizer call, so it needs no optimizer model; a run that does trains, and needs train and val items. */
   needsOptimizer: boolean;
 }
 
@@ -92,6 +93,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
 
   const [train, val, test] = await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)));
   const splits: LoadedSplits = { train: train ?? [], val: val ?? [], test: test ?? [] };
+  if (options.needsOptimizer) await checkTrainingSplits(config, environment.id, splits);
   const items: TaskItem[] = [...splits.train, ...splits.val, ...splits.test];
   for (const backend of backends.values()) await backend.simulator?.receiveTaskItems(items);
 

@@ -47,7 +47,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     trainScores,
   };
   // Read when the step ends, after the gate may have replaced the current and the best skill.
-  const standing = (spent: { optimizerCalls: number; optimizerUsage: Usage }) => ({
+  const standing = (spent: { optimizerCalls: number; optimizerUsage: Usage; repairedReplies?: number }) => ({
     currentSkillHash: state.current.reference.skillHash,
     currentScore: state.current.scores.score,
     bestScore: state.best.scores.score,
@@ -70,7 +70,11 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
   });
   context.counters.waves += proposal.sequentialWaves;
   await writeProposalArtifacts(context, globalStep, proposal);
-  const spent = { optimizerCalls: proposal.optimizerCalls, optimizerUsage: proposal.optimizerUsage };
+  const spent = {
+    optimizerCalls: proposal.optimizerCalls,
+    optimizerUsage: proposal.optimizerUsage,
+    ...(proposal.repairedReplies > 0 ? { repairedReplies: proposal.repairedReplies } : {}),
+  };
   // The rate that governed the step: the one applied, or the one it started with when it ended
   // before choosing one. A rewrite from the trajectories has none.
   const governingRate = proposal.learningRate ?? (settings.updateMode === 'full_rewrite_minibatch' ? undefined : startingLearningRate);

@@ -69,6 +69,11 @@ describe('composeConfigSchema: the env package', () => {
       { path: 'env.max_turn', message: 'unknown key', suggestion: 'env.max_turns' },
     ]);
     expect(problemsOf({ env: { name: 'searchqa', exec_timout: 3 } }, schema)[0]?.suggestion).toBe('env.exec_timeout');
+    expect(problemsOf({ env: { name: 'searchqa', max_item_file_bytes: 1024 } }, schema)[0]?.suggestion).toBe('env.max_items_file_bytes');
+    expect(problemsOf({ env: { name: 'searchqa', max_items_file_bytes: 0 } }, schema)).toEqual([
+      { path: 'env.max_items_file_bytes', message: 'must be at least 1, got 0' },
+    ]);
+    expect(validateConfig({ env: { name: 'searchqa', max_items_file_bytes: 1024 } }, schema).config.env.max_items_file_bytes).toBe(1024);
     expect(problemsOf({ env: { name: 'searchqa', max_turns: 'one' } }, schema)).toEqual([
       { path: 'env.max_turns', message: 'expected a number, got the text "one"' },
     ]);

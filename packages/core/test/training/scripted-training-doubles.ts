@@ -138,6 +138,8 @@ export function createArithmeticEnvironment(): Environment {
 export interface ScriptedOptimizerOptions {
   /** Throw a non-retryable error on this call (1-based), once. */
   failOnCall?: number;
+  /** Writes every reply's JSON with a trailing comma before its last closing bracket, as models sometimes do. */
+  trailingCommas?: boolean;
 }
 
 /** The optimizer double: answers each stage's prompt in that stage's JSON shape. */
@@ -157,7 +159,8 @@ export function createScriptedOptimizer(options: ScriptedOptimizerOptions = {}) 
       const prompt = messageText(request.messages[0]!);
       const harmfulTried = prompt.includes('Spell every number out in words');
       const rule = harmfulTried ? GOOD_RULE : HARMFUL_RULE;
-      const reply = (value: unknown) => ({ text: JSON.stringify(value), usage: { inputTokens: 100, outputTokens: 20 }, finishReason: 'stop' as const });
+      const written = (value: unknown) => (options.trailingCommas ? JSON.stringify(value).replace(/([}\]])$/, ',$1') : JSON.stringify(value));
+      const reply = (value: unknown) => ({ text: written(value), usage: { inputTokens: 100, outputTokens: 20 }, finishReason: 'stop' as const });
       if (prompt.includes('in which the agent FAILED'))
         return reply({
           reasoning: 'numbers in words',

@@ -252,6 +252,26 @@ describe('train', () => {
     expect(JSON.parse(readFileSync(path.join(directory, 'slow_update/epoch_02/gate_decision.json'), 'utf8'))).toMatchObject({ strategy: 'strict' });
   });
 
+  it('repairs optimizer replies with JSON slips instead of re-asking, and records how many were repaired', async () => {
+    const reference = await uninterruptedRun();
+    const directory = runDirectory();
+    const optimizer = createScriptedOptimizer({ trailingCommas: true });
+    await train({
+      config: trainingConfig(),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: optimizer.model,
+      runDirectory: directory,
+    });
+    // The same calls as a run whose replies are clean: not one re-ask.
+    expect(optimizer.calls()).toBe(reference.optimizerCalls);
+    expect(readBestSkill(directory)).toBe(readBestSkill(reference.directory));
+    const record = JSON.parse(readFileSync(path.join(directory, 'steps/step_0001/step_record.json'), 'utf8'));
+    expect(record.repairedReplies).toBe(record.optimizerCalls);
+    const referenceRecord = JSON.parse(readFileSync(path.join(reference.directory, 'steps/step_0001/step_record.json'), 'utf8'));
+    expect(referenceRecord.repairedReplies).toBeUndefined();
+  });
+
   it('records an unusable optimizer reply as a failed stage and keeps training', async () => {
     // The optimizer double has no answer for rewrite prompts: every rewrite fails after its re-ask.
     const { summary, events, directory } = await uninterruptedRun(

@@ -2,7 +2,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { createAnswerKey, createSimulatorServer, manifest as simManifest, type SimBackendConfig } from '@skillopt/backends-sim';
+import { createAnswerKey, createSimulatorServer, manifest as simManifest, SIMULATOR_SERVER_LIMITS, type SimBackendConfig } from '@skillopt/backends-sim';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { backendSectionFor, prepareRun } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
@@ -46,6 +46,18 @@ export default class SimServe extends SkillOptCommand {
     'latency-ms': Flags.integer({ description: 'simulated latency per call in ms (default: backends.sim.latency_ms, else 0)', min: 0 }),
     noise: Flags.string({ description: 'probability that a target answer is replaced by a wrong one (default: backends.sim.noise, else 0.05)' }),
     seed: Flags.integer({ description: 'seed of every draw (default: backends.sim.seed, else 0)' }),
+    'request-timeout-ms': Flags.integer({
+      description: `the time a client has to send its whole request, headers and body; a client that stalls is answered 408 and disconnected (default ${SIMULATOR_SERVER_LIMITS.requestTimeoutMs})`,
+      min: 1,
+    }),
+    'headers-timeout-ms': Flags.integer({
+      description: `the time a client has to send its request headers (default ${SIMULATOR_SERVER_LIMITS.headersTimeoutMs}, at most --request-timeout-ms)`,
+      min: 1,
+    }),
+    'max-body-bytes': Flags.integer({
+      description: `the largest request body accepted; a larger one is answered 413 (default ${SIMULATOR_SERVER_LIMITS.maxBodyBytes})`,
+      min: 1,
+    }),
     'ready-file': Flags.string({
       description:
         'once listening, write {url, origin, port, targetModel, optimizerModel, answerKeyItems, pid} as JSON to this file; it is removed again on shutdown',
@@ -95,6 +107,11 @@ export default class SimServe extends SkillOptCommand {
       );
     }
 
+    const limits = {
+      requestTimeoutMs: flags['request-timeout-ms'] ?? SIMULATOR_SERVER_LIMITS.requestTimeoutMs,
+      headersTimeoutMs: flags['headers-timeout-ms'] ?? SIMULATOR_SERVER_LIMITS.headersTimeoutMs,
+      maxBodyBytes: flags['max-body-bytes'] ?? SIMULATOR_SERVER_LIMITS.maxBodyBytes,
+    };
     const server = await listenOrExplain(flags.host, flags.port, () =>
       createSimulatorServer({
         port: flags.port,
@@ -108,6 +125,7 @@ export default class SimServe extends SkillOptCommand {
         items,
         targetModelId: TARGET_MODEL_ID,
         optimizerModelId: OPTIMIZER_MODEL_ID,
+        ...limits,
       }),
     );
     const readyFile = flags['ready-file'] ? path.resolve(workingDirectory, flags['ready-file']) : undefined;
@@ -122,6 +140,10 @@ export default class SimServe extends SkillOptCommand {
           ['optimizer model', OPTIMIZER_MODEL_ID],
           ['answer key', `${answerKeySize} items (simulated knowledge, from train ${train.length} + val ${val.length} + test ${test.length})`],
           ['settings', `seed ${settings.seed}, noise ${settings.noise}, latency ${settings.latencyMs} ms`],
+          [
+            'request limits',
+            `the whole request within ${limits.requestTimeoutMs} ms (headers within ${Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs)} ms), a body of at most ${limits.maxBodyBytes} bytes`,
+          ],
         ]).replace(/^/gm, '  '),
       );
       this.log('');
