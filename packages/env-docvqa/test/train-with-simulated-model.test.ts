@@ -67,9 +67,10 @@ describe('training on the fixture split with the simulated model (SIMULATED: say
     expect(summary.excludedItems).toEqual([]);
     expect(summary.test).not.toBeNull();
     for (const scores of [summary.test!.initial, summary.test!.best]) {
+      expect(scores.hard).not.toBeNull();
       expect(scores.hard).toBeGreaterThanOrEqual(0);
       expect(scores.hard).toBeLessThanOrEqual(1);
-      expect(scores.soft).toBeGreaterThanOrEqual(scores.hard);
+      expect(scores.soft).toBeGreaterThanOrEqual(scores.hard as number);
     }
     expect(events.at(-1)?.type).toBe('run-finished');
 
