@@ -155,8 +155,9 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     });
     const result = await model.generate(rollout);
     expect(server.requests).toHaveLength(5);
-    // Three waits the API asked for, one backoff (half of the 2 s ceiling of the third retry at random() = 0.5).
-    expect(waits).toEqual([1000, 1000, 1000, 1000]);
+    // Three waits the API asked for, and the backoff of a first failure (half of 500 ms at random() = 0.5):
+    // the 429s before it do not stretch it.
+    expect(waits).toEqual([1000, 1000, 250, 1000]);
     expect(result.usage.inputTokens).toBe(25);
   });
 

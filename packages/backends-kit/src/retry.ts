@@ -48,8 +48,9 @@ const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 300_000;
  * attempts; then rethrows the last error unchanged, so callers see the provider's own error.
  *
  * Between attempts it waits a full-jitter exponential backoff (a uniform draw from
- * [0, min(maxDelayMs, baseDelayMs·2^(retry−1)))), which spreads many clients hitting the same
- * limit instead of having them retry in lockstep. When the failure is a ProviderError with
+ * [0, min(maxDelayMs, baseDelayMs·2^(retry−1))), `retry` counting the failures of the same kind,
+ * rate limits or the others), which spreads many clients hitting the same limit instead of having
+ * them retry in lockstep. When the failure is a ProviderError with
  * `retryAfterMs`, the provider's wish replaces the backoff, capped at `maxRetryAfterMs`.
  *
  * A rate limit is not a failure of the call but the provider asking it to come back later, so it
@@ -65,6 +66,7 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
   const sleep = options.sleep ?? realSleep;
   const { signal } = options;
   let failedAttempts = 0;
+  let rateLimitedAttempts = 0;
   let rateLimitWaitMs = 0;
 
   for (let attempt = 1; ; attempt++) {
@@ -75,8 +77,10 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
       // A failure caused by the caller's own abort is the abort, not a provider problem.
       if (signal?.aborted) throw abortReason(signal);
       const rateLimited = isRateLimit(error);
-      if (!rateLimited) failedAttempts += 1;
-      const delayMs = retryDelay(error, attempt, options);
+      if (rateLimited) rateLimitedAttempts += 1;
+      else failedAttempts += 1;
+      // Each kind backs off by its own count, so a burst of 429s does not stretch the backoff of a 500.
+      const delayMs = retryDelay(error, rateLimited ? rateLimitedAttempts : failedAttempts, options);
       const rateLimitCharge = Math.max(delayMs, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS);
       // One attempt in all means no retry of any kind.
       const spent = rateLimited ? maxAttempts === 1 || rateLimitWaitMs + rateLimitCharge > maxRateLimitWaitMs : failedAttempts >= maxAttempts;

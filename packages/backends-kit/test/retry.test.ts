@@ -173,9 +173,10 @@ describe('withRetry', () => {
     const failures = [rateLimited(), providerErrorFromResponse({ provider: 'sim', status: 500 }), rateLimited(), rateLimited(), rateLimited()];
     const { operation, calls } = failingThen(failures, 'answer');
 
-    await expect(withRetry(operation, { sleep, maxAttempts: 2, random: () => 0 })).resolves.toBe('answer');
+    await expect(withRetry(operation, { sleep, maxAttempts: 2, random: () => 0.5 })).resolves.toBe('answer');
     expect(calls()).toBe(6);
-    expect(sleeps).toEqual([10, 0, 10, 10, 10]);
+    // The 500's backoff is that of a first failure (half of 500 ms): the 429 before it does not stretch it.
+    expect(sleeps).toEqual([10, 250, 10, 10, 10]);
   });
 
   it('gives up on a rate limit once its waits would pass maxRateLimitWaitMs, marking the attempts made', async () => {

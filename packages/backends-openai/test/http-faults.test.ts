@@ -181,8 +181,9 @@ describe('retries of transport failures (usage counted once)', () => {
     const result = await modelFor({ max_attempts: 2 }).generate(ask);
     expect(result.text).toBe('4');
     expect(server.requests).toHaveLength(5);
-    // Three waits the server asked for, one backoff (half of the 2 s ceiling of the third retry at random() = 0.5).
-    expect(waits).toEqual([20, 20, 1000, 20]);
+    // Three waits the server asked for, and the backoff of a first failure (half of 500 ms at random() = 0.5):
+    // the 429s before it do not stretch it.
+    expect(waits).toEqual([20, 20, 250, 20]);
   });
 
   it('times out a reply that never comes: a retryable provider-timeout after every attempt timed out', async () => {
