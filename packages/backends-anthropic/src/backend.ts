@@ -4,6 +4,7 @@ import {
   parseBackendConfig,
   processRateLimiters,
   readApiKey,
+  readBaseUrl,
   settingVariables,
   type EnvironmentSource,
   type RateLimiterRegistry,
@@ -62,19 +63,30 @@ export function createBackend(config: AnthropicBackendConfigInput | AnthropicBac
         variables: settingVariables({ stem: ANTHROPIC_API_KEY_STEM, setting: 'API_KEY', role: request.role }),
         hint: 'any non-empty value works against `skillopt sim serve`',
       }).value;
+      const { url: baseUrl, query } = readBaseUrl(
+        'anthropic',
+        settings[request.role]?.base_url === undefined ? 'base_url' : `${request.role}.base_url`,
+        roleSettings.baseUrl,
+      );
+      // Query values long enough to be a key are cut out of messages like the key (`eu` or `true` would cut words out).
+      const queryValues = Object.values(query).filter((value) => value.length >= 8);
       const client = new Anthropic({
         apiKey,
-        baseURL: roleSettings.baseUrl,
+        baseURL: baseUrl,
+        // The base URL's own query (a gateway's `?api-key=`), which the SDK would otherwise garble.
+        ...(Object.keys(query).length > 0 ? { defaultQuery: query } : {}),
         // Retries belong to withRetry alone, or a failure would be retried twice over.
         maxRetries: 0,
         timeout: roleSettings.timeoutMs,
         ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
       });
       return createAnthropicChatModel({
-        settings: roleSettings,
+        settings: { ...roleSettings, baseUrl },
         client,
+        knownSecrets: [apiKey, ...queryValues],
         limiter: rateLimiters.limiterFor(
-          { provider: ANTHROPIC_PROVIDER, endpoint: roleSettings.baseUrl, credential: apiKey, backendId: 'anthropic' },
+          // A key in the base URL's query is a credential like the API key: another key, another budget.
+          { provider: ANTHROPIC_PROVIDER, endpoint: baseUrl, credential: [apiKey, ...queryValues].join('\n'), backendId: 'anthropic' },
           hasRateLimits(roleSettings.limits) ? roleSettings.limits : undefined,
         ),
         retryTiming: runtime.retryTiming,

@@ -25,6 +25,8 @@ export interface AnthropicChatModelOptions {
   limiter?: RateLimiter | undefined;
   retryTiming?: RetryTiming | undefined;
   thinkingMemory?: ThinkingMemory | undefined;
+  /** What to cut out of every error message besides anything key-shaped: the client's key, the base URL's secret query values. Default: the client's key. */
+  knownSecrets?: readonly string[] | undefined;
 }
 
 /**
@@ -42,6 +44,7 @@ const ANTHROPIC_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSc
 
 export function createAnthropicChatModel(options: AnthropicChatModelOptions): ChatModel {
   const { settings, client, limiter, retryTiming } = options;
+  const knownSecrets = options.knownSecrets ?? [client.apiKey ?? undefined];
   const memory = options.thinkingMemory ?? createThinkingMemory();
   const modelId = settings.modelId;
 
@@ -67,7 +70,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
             body = data;
             requestId = request_id;
           } catch (error) {
-            throw providerErrorFromAttempt(error, modelId, client.apiKey ?? undefined);
+            throw providerErrorFromAttempt(error, modelId, knownSecrets);
           }
           const usage = (body as { usage?: unknown } | null)?.usage;
           permit?.settle(hasReportedUsage(usage) ? rateLimitedTokens(usage) : plan.estimatedTokens);

@@ -27,7 +27,11 @@ const overridableShape = {
     .optional()
     .describe('Marks the system prompt (which holds the skill, repeated by every rollout of a step) for prompt caching. Default true.'),
   timeout_ms: wholeNumber(1).optional().describe('Milliseconds one attempt may take before it fails with a retryable provider-timeout. Default 600000.'),
-  max_retries: wholeNumber(0).optional().describe('Retries after a transient failure (429, 5xx, 529, timeouts, broken connections). Default 4.'),
+  max_retries: wholeNumber(0)
+    .optional()
+    .describe(
+      'Retries after a transient failure (5xx, 529, timeouts, broken connections). A 429 is waited out without using one up, for up to five minutes per call. Default 4.',
+    ),
   max_concurrency: wholeNumber(1).optional().describe('Calls in flight at once. Absent: unlimited (unless a per-minute budget is set).'),
   requests_per_minute: wholeNumber(1).optional().describe('Calls started in any rolling minute. Absent: unlimited.'),
   tokens_per_minute: wholeNumber(1).optional().describe('Input (excluding cache reads) plus output tokens in any rolling minute. Absent: unlimited.'),

@@ -34,10 +34,11 @@ function isHeaderSource(value: unknown): value is HeaderSource {
  * - the SDK's connection timeout: a retryable `provider-timeout`; a failed or reset connection: a
  *   retryable `provider-connection`;
  * - a body that is not JSON: a retryable `reply-malformed`.
- * The provider's own text is scrubbed of the API key and of anything key-shaped: a gateway or
- * proxy in front of the API may echo request headers into its error bodies.
+ * Every text taken from the failure (the provider's body, the network error, which names the URL)
+ * is scrubbed of `knownSecrets` (the API key, the base URL's secret query values) and of anything
+ * key-shaped: a gateway or proxy in front of the API may echo request headers into its error bodies.
  */
-export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey?: string): unknown {
+export function providerErrorFromAttempt(error: unknown, modelId: string, knownSecrets: ReadonlyArray<string | undefined> = []): unknown {
   if (SkillOptError.isInstance(error)) return error;
   if (typeof error !== 'object' || error === null) return error;
   const sdkError = error as SdkApiError;
@@ -57,7 +58,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
     const status = sdkError.status;
     const body = errorBody(sdkError);
     const requestId = sdkError.requestID ?? undefined;
-    const detail = redactSecretText([body.type, body.message].filter((part) => part !== undefined).join(': '), [apiKey]);
+    const detail = redactSecretText([body.type, body.message].filter((part) => part !== undefined).join(': '), knownSecrets);
     const facts = { modelId, ...(body.type ? { errorType: body.type } : {}), ...(requestId ? { requestId } : {}) };
     if (status === 404)
       return new ProviderError({
@@ -94,7 +95,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
       code: ERROR_CODES.replyMalformed,
       provider: ANTHROPIC_PROVIDER,
       retryable: true,
-      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${redactSecretText(String(sdkError.message), [apiKey])}`,
+      message: `${ANTHROPIC_PROVIDER} sent a body that is not valid JSON (${modelId}): ${redactSecretText(String(sdkError.message), knownSecrets)}`,
       cause: error,
       details: { modelId },
     });
@@ -102,6 +103,7 @@ export function providerErrorFromAttempt(error: unknown, modelId: string, apiKey
   const network = providerErrorFromNetworkFailure(
     ANTHROPIC_PROVIDER,
     sdkError.name === 'APIConnectionError' ? ((error as { cause?: unknown }).cause ?? error) : error,
+    knownSecrets,
   );
   // The SDK raises APIConnectionError only for a request that got no answer: a network failure
   // even when the underlying error does not say which kind.

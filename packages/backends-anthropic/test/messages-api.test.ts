@@ -1,5 +1,6 @@
 import { ProviderError, type GenerateRequest } from '@skillopt/contract';
 import { createBackend, type AnthropicBackendConfigInput } from '../src/index';
+import { providerErrorFromAttempt } from '../src/provider-error-mapping';
 import type { FaultInjectingServer, ScriptedReply } from '@skillopt/backends-kit/testing';
 import { errorReply, messageReply, startAnthropicServer } from './anthropic-replies';
 
@@ -147,6 +148,19 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expectNoSecret(error.toJSON());
   });
 
+  it('waits out more 429s than max_retries allows failures: a rate limit does not use up a retry', async () => {
+    const rateLimited = errorReply(429, 'rate_limit_error', 'Number of requests has exceeded your rate limit', { 'retry-after': '1' });
+    const { model, waits, server } = await modelAgainst([rateLimited, rateLimited, errorReply(500, 'api_error', 'Internal server error'), rateLimited], {
+      max_retries: 1,
+    });
+    const result = await model.generate(rollout);
+    expect(server.requests).toHaveLength(5);
+    // Three waits the API asked for, and the backoff of a first failure (half of 500 ms at random() = 0.5):
+    // the 429s before it do not stretch it.
+    expect(waits).toEqual([1000, 1000, 250, 1000]);
+    expect(result.usage.inputTokens).toBe(25);
+  });
+
   it('ends a reply that never comes with a retryable provider-timeout', async () => {
     const { model, server } = await modelAgainst([], { timeout_ms: 200, max_retries: 0 }, { kind: 'hang' });
     const started = Date.now();
@@ -206,6 +220,36 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expect(error.message).not.toContain(API_KEY);
     expect(error.message).toContain('[redacted]');
     expectNoSecret(error.toJSON());
+  });
+
+  it("sends the base URL's query with every request and keeps its key out of errors", async () => {
+    const querySecret = 'query-secret-0123456789';
+    const server = await startServer([errorReply(500, 'api_error', `gateway echoed ${querySecret}`)]);
+    const backend = createBackend({ base_url: `${server.url()}/?api-key=${querySecret}`, max_retries: 0 }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
+    const model = backend.createChatModel({ role: 'target' });
+    const error = await failureOf(model.generate(rollout));
+    expect(error.message).toContain('gateway echoed [redacted]');
+    expect(JSON.stringify(error.toJSON())).not.toContain(querySecret);
+    expect((await model.generate(rollout)).text).toBeTruthy();
+    expect(server.requests.map((request) => request.path)).toEqual([`/v1/messages?api-key=${querySecret}`, `/v1/messages?api-key=${querySecret}`]);
+  });
+
+  it('refuses a base URL with a user name or password when the model is created, without repeating the password', () => {
+    const backend = createBackend({ base_url: 'http://user:hunter2-password@127.0.0.1:8787' }, { environment: { ANTHROPIC_API_KEY: API_KEY } });
+    const attempt = () => backend.createChatModel({ role: 'optimizer' });
+    expect(attempt).toThrow(/^backends\.anthropic: base_url carries a user name or password \(http:\/\/\[redacted\]@127\.0\.0\.1:8787\/\)/);
+    expect(attempt).not.toThrow(/hunter2-password/);
+  });
+
+  it('scrubs the URL and the key out of the network error it maps (fetch names the URL it could not reach)', () => {
+    const cause = new TypeError(`fetch failed for http://user:hunter2-password@gateway.internal/v1/messages?api-key=query-secret-1 with ${API_KEY}`);
+    const mapped = providerErrorFromAttempt(Object.assign(new Error('Connection error.', { cause }), { name: 'APIConnectionError' }), 'claude-haiku-4-5', [
+      API_KEY,
+    ]);
+    expect(mapped).toMatchObject({ code: 'provider-connection', retryable: true });
+    const text = JSON.stringify((mapped as ProviderError).toJSON());
+    expect(text).not.toMatch(/hunter2-password|query-secret-1/);
+    expectNoSecret(text);
   });
 
   it('fails fast on a 403 too', async () => {

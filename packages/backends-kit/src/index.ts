@@ -35,6 +35,7 @@ export { type TimeoutOptions, withTimeout } from './timeout.js';
 export { ANY_MODEL, type Cost, type CostCalculator, createCostCalculator, type ModelPrice, type PriceTable } from './cost.js';
 export { estimateTokens, estimateUsage } from './token-estimate.js';
 export { backendConfigError, parseBackendConfig } from './backend-config.js';
+export { readBaseUrl, type BaseUrl } from './base-url.js';
 export {
   type ApiKeyLookup,
   type EnvironmentSource,

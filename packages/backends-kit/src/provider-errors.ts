@@ -1,4 +1,4 @@
-import { ERROR_CODES, ProviderError, SkillOptError, type ErrorCode } from '@skillopt/contract';
+import { ERROR_CODES, ProviderError, redactSecretText, SkillOptError, type ErrorCode } from '@skillopt/contract';
 import type { HeaderSource } from './headers.js';
 import { parseRetryAfter } from './retry-after.js';
 import { classifyNetworkFailure, isRetryableStatus } from './retryable.js';
@@ -10,9 +10,12 @@ export interface ProviderResponseFailure {
   headers?: HeaderSource | undefined;
   /**
    * What the provider said, usually its error message or the response body. Shortened to
-   * `maxDetailLength` characters; make sure it carries no secrets (providers do not echo keys).
+   * `maxDetailLength` characters, and scrubbed of `knownSecrets` and of anything shaped like a
+   * credential: a gateway or proxy in front of a provider may echo a request's key or URL.
    */
   detail?: string | undefined;
+  /** The secrets the caller holds (its API key), cut out of `detail` wherever they appear. */
+  knownSecrets?: ReadonlyArray<string | undefined> | undefined;
   cause?: unknown;
   /** The clock for HTTP-date `retry-after` values; injectable for tests. */
   now?: number;
@@ -41,7 +44,7 @@ export function providerErrorFromResponse(failure: ProviderResponseFailure): Pro
   const { provider, status } = failure;
   const code = errorCodeForStatus(status);
   const retryAfterMs = parseRetryAfter(failure.headers, failure.now);
-  const detail = failure.detail?.trim();
+  const detail = failure.detail === undefined ? undefined : redactSecretText(failure.detail, failure.knownSecrets).trim();
   const shortened = detail === undefined || detail === '' ? undefined : detail.length > MAX_DETAIL_LENGTH ? `${detail.slice(0, MAX_DETAIL_LENGTH)}…` : detail;
   return new ProviderError({
     code,
@@ -96,12 +99,14 @@ function describeStatus(status: number): string {
  * A ProviderError for a request that got no HTTP answer. A broken connection becomes a retryable
  * `provider-connection`, a timeout a retryable `provider-timeout`; a SkillOptError is returned
  * unchanged; anything else becomes a non-retryable `provider-connection` that keeps the original
- * as `cause`, since an unknown failure is more likely a bug than a hiccup.
+ * as `cause`, since an unknown failure is more likely a bug than a hiccup. The original's message
+ * often holds the URL that failed (`http://user:password@…?api-key=…`), so it is scrubbed of
+ * `knownSecrets` and of anything shaped like a credential.
  */
-export function providerErrorFromNetworkFailure(provider: string, error: unknown): SkillOptError {
+export function providerErrorFromNetworkFailure(provider: string, error: unknown, knownSecrets: ReadonlyArray<string | undefined> = []): SkillOptError {
   if (SkillOptError.isInstance(error)) return error;
   const kind = classifyNetworkFailure(error);
-  const original = error instanceof Error ? error.message : String(error);
+  const original = redactSecretText(error instanceof Error ? error.message : String(error), knownSecrets);
   if (kind === 'timeout')
     return new ProviderError({
       code: ERROR_CODES.providerTimeout,

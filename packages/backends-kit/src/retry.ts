@@ -1,10 +1,21 @@
-import { ProviderError, providerErrorAfterAttempts } from '@skillopt/contract';
+import { ERROR_CODES, ProviderError, providerErrorAfterAttempts } from '@skillopt/contract';
 import { abortable, abortReason, requirePositiveInteger, sleep as realSleep } from '@skillopt/runtime-kit';
 import { isRetryableError } from './retryable.js';
 
 export interface RetryOptions {
-  /** Attempts in all, the first included. Default 3. */
+  /**
+   * Attempts that may fail for a reason other than a rate limit, the first included. Default 3.
+   * A rate-limited attempt does not use one up: it is bounded by `maxRateLimitWaitMs` instead
+   * (except that 1 means no retry of any kind).
+   */
   maxAttempts?: number;
+  /**
+   * The longest a call may wait in all for rate limits (retryable `provider-rate-limited` errors,
+   * HTTP 429): the provider's `retry-after` waits, or the backoff when it sent none, each counted
+   * as at least `baseDelayMs`. Once the next wait would pass it, the rate limit is thrown.
+   * Default 300 000 ms (five minutes).
+   */
+  maxRateLimitWaitMs?: number;
   /** The backoff ceiling of the first retry; it doubles with each retry. Default 500 ms. */
   baseDelayMs?: number;
   /** The largest backoff ceiling, whatever the attempt. Default 30 000 ms. */
@@ -30,22 +41,33 @@ const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_BASE_DELAY_MS = 500;
 const DEFAULT_MAX_DELAY_MS = 30_000;
 const DEFAULT_MAX_RETRY_AFTER_MS = 60_000;
+const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 300_000;
 
 /**
  * Runs `operation` until it succeeds, fails with something not worth retrying, or runs out of
  * attempts; then rethrows the last error unchanged, so callers see the provider's own error.
  *
  * Between attempts it waits a full-jitter exponential backoff (a uniform draw from
- * [0, min(maxDelayMs, baseDelayMs·2^(retry−1)))), which spreads many clients hitting the same
- * limit instead of having them retry in lockstep. When the failure is a ProviderError with
+ * [0, min(maxDelayMs, baseDelayMs·2^(retry−1))), `retry` counting the failures of the same kind,
+ * rate limits or the others), which spreads many clients hitting the same limit instead of having
+ * them retry in lockstep. When the failure is a ProviderError with
  * `retryAfterMs`, the provider's wish replaces the backoff, capped at `maxRetryAfterMs`.
+ *
+ * A rate limit is not a failure of the call but the provider asking it to come back later, so it
+ * is bounded by the time waited (`maxRateLimitWaitMs`), not by `maxAttempts`: counting it as a
+ * failure gave up a call after a few waits of milliseconds, under a burst of 429s that any
+ * patient client gets through.
  */
 export async function withRetry<T>(operation: (attempt: number) => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   requirePositiveInteger('withRetry: maxAttempts', maxAttempts);
+  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
   const shouldRetry = options.shouldRetry ?? isRetryableError;
   const sleep = options.sleep ?? realSleep;
   const { signal } = options;
+  let failedAttempts = 0;
+  let rateLimitedAttempts = 0;
+  let rateLimitWaitMs = 0;
 
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortReason(signal);
@@ -54,16 +76,28 @@ export async function withRetry<T>(operation: (attempt: number) => Promise<T>, o
     } catch (error) {
       // A failure caused by the caller's own abort is the abort, not a provider problem.
       if (signal?.aborted) throw abortReason(signal);
-      if (attempt >= maxAttempts || !shouldRetry(error, attempt)) {
+      const rateLimited = isRateLimit(error);
+      if (rateLimited) rateLimitedAttempts += 1;
+      else failedAttempts += 1;
+      // Each kind backs off by its own count, so a burst of 429s does not stretch the backoff of a 500.
+      const delayMs = retryDelay(error, rateLimited ? rateLimitedAttempts : failedAttempts, options);
+      const rateLimitCharge = Math.max(delayMs, options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS);
+      // One attempt in all means no retry of any kind.
+      const spent = rateLimited ? maxAttempts === 1 || rateLimitWaitMs + rateLimitCharge > maxRateLimitWaitMs : failedAttempts >= maxAttempts;
+      if (spent || !shouldRetry(error, attempt)) {
         // A transient failure that outlived every attempt is marked spent, so no layer above runs it again.
         if (attempt > 1 && ProviderError.isInstance(error) && error.retryable && error.attempts === undefined) throw providerErrorAfterAttempts(error, attempt);
         throw error;
       }
-      const delayMs = retryDelay(error, attempt, options);
+      if (rateLimited) rateLimitWaitMs += rateLimitCharge;
       options.onRetry?.(attempt, delayMs, error);
       await abortable(sleep(delayMs, signal), signal);
     }
   }
+}
+
+function isRateLimit(error: unknown): boolean {
+  return ProviderError.isInstance(error) && error.retryable && error.code === ERROR_CODES.providerRateLimited;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   notFoundReply,
   rateLimitedReply,
   resetReply,
+  seededFaultStorm,
   serverErrorReply,
   startFaultInjectingServer,
   unauthorizedReply,
@@ -119,5 +120,55 @@ describe('the fault-injecting server', () => {
       const response = await post(server.url(), {});
       expect(response.status).toBe(502);
     });
+  });
+});
+
+describe('a seeded fault storm', () => {
+  const requestOf = (text: string) => ({ method: 'POST', path: '/v1/chat/completions', headers: {}, text, body: {} });
+  const rates = { rateLimited: 0.2, serverError: 0.1, reset: 0.02, hang: 0.01, malformedBody: 0.02 };
+  const kindOf = (reply: ReturnType<ReturnType<typeof seededFaultStorm>['choose']>) =>
+    reply === undefined ? 'none' : reply.kind === 'json' ? `json ${reply.status ?? 200}` : reply.kind;
+
+  it('gives a request the same fault whatever the order requests arrive in', () => {
+    const texts = Array.from({ length: 200 }, (_, index) => JSON.stringify({ item: index }));
+    const inOrder = seededFaultStorm({ seed: 7, rates });
+    const reversed = seededFaultStorm({ seed: 7, rates });
+    const forward = new Map(texts.map((text) => [text, kindOf(inOrder.choose(requestOf(text)))]));
+    const backward = new Map([...texts].reverse().map((text) => [text, kindOf(reversed.choose(requestOf(text)))]));
+    expect(backward).toEqual(forward);
+    // Another seed is another schedule.
+    const other = seededFaultStorm({ seed: 8, rates });
+    expect(texts.some((text) => kindOf(other.choose(requestOf(text))) !== forward.get(text))).toBe(true);
+  });
+
+  it('draws again for a repeated request, at about the rates asked for', () => {
+    const storm = seededFaultStorm({ seed: 1, rates, retryAfterMs: 25 });
+    const counts = new Map<string, number>();
+    const draws = 5_000;
+    for (let index = 0; index < draws; index += 1) {
+      const kind = kindOf(storm.choose(requestOf('the same request every time')));
+      counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    }
+    const share = (kind: string) => (counts.get(kind) ?? 0) / draws;
+    expect(share('json 429')).toBeCloseTo(0.2, 1);
+    expect(share('json 500')).toBeCloseTo(0.1, 1);
+    expect(share('none')).toBeCloseTo(0.65, 1);
+    expect(['reset', 'hang', 'text'].every((kind) => share(kind) > 0 && share(kind) < 0.05)).toBe(true);
+    const limited = Array.from({ length: 50 }, (_, index) => storm.choose(requestOf(`request ${index}`))).find(
+      (reply) => reply?.kind === 'json' && reply.status === 429,
+    );
+    expect(limited).toMatchObject({ headers: { 'retry-after-ms': '25' } });
+  });
+
+  it('refuses rates that do not add up', () => {
+    expect(() => seededFaultStorm({ seed: 1, rates: { rateLimited: 0.8, serverError: 0.3 } })).toThrow(/at most 1/);
+  });
+
+  it('chooses the replies of a server, which records the reply each request got', async () => {
+    server = await startFaultInjectingServer({ choose: () => serverErrorReply(503), fallback: { kind: 'json', body: {} } });
+    server.script({ kind: 'json', body: { scripted: true } });
+    expect((await post(server.url(), {})).status).toBe(200);
+    expect((await post(server.url(), {})).status).toBe(503);
+    expect(server.requests.map((request) => kindOf(request.reply))).toEqual(['json 200', 'json 503']);
   });
 });

@@ -59,6 +59,17 @@ describe('providerErrorFromResponse', () => {
     expect(error.retryAfterMs).toBe(2000);
     expect(error.message.length).toBeLessThan(600);
   });
+
+  it('scrubs the detail of the key it is given and of anything key-shaped a gateway echoed', () => {
+    const error = providerErrorFromResponse({
+      provider: 'sim',
+      status: 502,
+      detail: 'upstream refused x-api-key: plain-key-value-1234 for http://user:hunter2-pass@gateway/v1?api-key=query-secret-99',
+      knownSecrets: ['plain-key-value-1234'],
+    });
+    expect(error.message).not.toMatch(/plain-key-value-1234|hunter2-pass|query-secret-99/);
+    expect(error.message).toContain('http://[redacted]@gateway/v1?api-key=[redacted]');
+  });
 });
 
 describe('providerErrorFromNetworkFailure', () => {
@@ -71,6 +82,16 @@ describe('providerErrorFromNetworkFailure', () => {
   it('turns a timeout into a retryable provider-timeout error', () => {
     const error = providerErrorFromNetworkFailure('sim', new DOMException('The operation timed out.', 'TimeoutError'));
     expect(error).toMatchObject({ code: ERROR_CODES.providerTimeout, retryable: true });
+  });
+
+  it('scrubs the failed URL in the message of its credentials and of the key it is given', () => {
+    const failure = new TypeError(
+      'Request cannot be constructed from a URL that includes credentials: http://user:hunter2-pass@127.0.0.1:9/v1?key=query-secret-99',
+    );
+    const error = providerErrorFromNetworkFailure('sim', failure, ['the-key-itself-0001']);
+    expect(error.message).not.toMatch(/hunter2-pass|query-secret-99/);
+    const echoed = providerErrorFromNetworkFailure('sim', new Error('socket hang up sending the-key-itself-0001'), ['the-key-itself-0001']);
+    expect(echoed.message).toBe('could not reach sim: socket hang up sending [redacted]');
   });
 
   it('keeps a SkillOptError as it is and does not call an unknown failure retryable', () => {

@@ -167,6 +167,52 @@ describe('withRetry', () => {
     expect(sleeps).toEqual([10_000]);
   });
 
+  it('does not count rate limits against maxAttempts: a burst of 429s among failures still ends in the answer', async () => {
+    const { sleeps, sleep } = recordingSleep();
+    const rateLimited = () => providerErrorFromResponse({ provider: 'sim', status: 429, headers: { 'retry-after-ms': '10' } });
+    const failures = [rateLimited(), providerErrorFromResponse({ provider: 'sim', status: 500 }), rateLimited(), rateLimited(), rateLimited()];
+    const { operation, calls } = failingThen(failures, 'answer');
+
+    await expect(withRetry(operation, { sleep, maxAttempts: 2, random: () => 0.5 })).resolves.toBe('answer');
+    expect(calls()).toBe(6);
+    // The 500's backoff is that of a first failure (half of 500 ms): the 429 before it does not stretch it.
+    expect(sleeps).toEqual([10, 250, 10, 10, 10]);
+  });
+
+  it('gives up on a rate limit once its waits would pass maxRateLimitWaitMs, marking the attempts made', async () => {
+    const { sleeps, sleep } = recordingSleep();
+    const { operation, calls } = failingThen(
+      Array.from({ length: 10 }, () => providerErrorFromResponse({ provider: 'sim', status: 429, headers: { 'retry-after': '1' } })),
+      'never',
+    );
+
+    const failure = await withRetry(operation, { sleep, maxAttempts: 2, maxRateLimitWaitMs: 3_500 }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: ERROR_CODES.providerRateLimited, retryable: true, attempts: 4 });
+    expect(calls()).toBe(4);
+    expect(sleeps).toEqual([1000, 1000, 1000]);
+  });
+
+  it('counts each rate-limit wait as at least baseDelayMs, so retry-after: 0 cannot keep a call spinning', async () => {
+    const { sleeps, sleep } = recordingSleep();
+    const { operation, calls } = failingThen(
+      Array.from({ length: 100 }, () => providerErrorFromResponse({ provider: 'sim', status: 429, headers: { 'retry-after': '0' } })),
+      'never',
+    );
+
+    await expect(withRetry(operation, { sleep, baseDelayMs: 500, maxRateLimitWaitMs: 2_000 })).rejects.toMatchObject({ attempts: 5 });
+    expect(calls()).toBe(5);
+    expect(sleeps).toEqual([0, 0, 0, 0]);
+  });
+
+  it('retries nothing, a rate limit included, when maxAttempts is 1', async () => {
+    const { sleeps, sleep } = recordingSleep();
+    const rateLimited = providerErrorFromResponse({ provider: 'sim', status: 429, headers: { 'retry-after': '1' } });
+    const { operation, calls } = failingThen([rateLimited], 'never');
+    await expect(withRetry(operation, { sleep, maxAttempts: 1 })).rejects.toBe(rateLimited);
+    expect(calls()).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
   it('does not retry a SkillOptError marked not retryable, whatever its status says', async () => {
     const { sleeps, sleep } = recordingSleep();
     const quotaGone = new ProviderError({ code: ERROR_CODES.providerRateLimited, provider: 'sim', status: 429, message: 'insufficient quota' });

@@ -5,7 +5,7 @@ import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } fr
 import { openAiBackendConfigSchema, type OpenAiBackendConfig, type OpenAiBackendConfigInput } from './config-schema.js';
 import { originalConfigFormat } from './original-config-format.js';
 import { priceTable } from './price-table.js';
-import { resolveModelSettings, type ModelCredentials, type ResolvedModelSettings } from './resolve-model-settings.js';
+import { knownSecretsOf, resolveModelSettings, type ModelCredentials, type ResolvedModelSettings } from './resolve-model-settings.js';
 
 export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   kind: 'backend',
@@ -57,8 +57,10 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
     const { maxConcurrency, requestsPerMinute, tokensPerMinute } = settings.limits;
     const configured = maxConcurrency !== undefined || requestsPerMinute !== undefined || tokensPerMinute !== undefined;
     const endpoint = settings.azure ? `${settings.baseUrl}/deployments/${settings.azure.deployment}` : settings.baseUrl;
+    // A key in the base URL's query is a credential like the API key: another key, another budget.
+    const credential = knownSecretsOf(credentials).join('\n');
     return rateLimiters.limiterFor(
-      { provider: settings.provider, endpoint, backendId: 'openai', ...(credentials.apiKey ? { credential: credentials.apiKey } : {}) },
+      { provider: settings.provider, endpoint, backendId: 'openai', ...(credential ? { credential } : {}) },
       configured ? settings.limits : undefined,
     );
   }

@@ -162,7 +162,7 @@ const openAiModelSettingsShape = {
   json_response_format: booleanFromConfig.optional(),
   /** The time one attempt may take, in seconds (default 300). */
   timeout_seconds: numberFromConfig(z.number().positive()).optional(),
-  /** Attempts per call, the first included, for transient failures (default 5). */
+  /** Attempts per call, the first included, for transient failures (default 5); a 429 is waited out without using one up. */
   max_attempts: numberFromConfig(z.number().int().min(1).max(20)).optional(),
   /** Calls in flight at once for this model. */
   max_concurrency: numberFromConfig(z.number().int().positive()).optional(),

@@ -24,6 +24,8 @@ export async function createClient(settings: ResolvedModelSettings, credentials:
     // Our own timeout (withTimeout) fires first; the SDK's is only a backstop.
     timeout: settings.timeoutMs + 5_000,
     defaultHeaders: { 'User-Agent': 'SkillOpt' },
+    // The base URL's own query (a gateway's `?api-key=`), which the SDK would otherwise garble.
+    ...(credentials.query ? { defaultQuery: credentials.query } : {}),
     ...(runtime.fetch ? { fetch: runtime.fetch } : {}),
   };
   if (settings.azure) {

@@ -1,5 +1,5 @@
 import type { ModelRequest } from '@skillopt/contract';
-import { backendConfigError, readApiKey, readEnvironmentSetting, type EnvironmentSource } from '@skillopt/backends-kit';
+import { backendConfigError, readApiKey, readBaseUrl, readEnvironmentSetting, type EnvironmentSource } from '@skillopt/backends-kit';
 import {
   AUTH_MODES,
   THINKING_MODES,
@@ -42,7 +42,7 @@ export interface ResolvedModelSettings {
   modelId: string;
   /** What goes in the request's `model` field (Azure: the deployment). */
   wireModel: string;
-  /** The base URL requests go to (Azure: `<endpoint>/openai`). */
+  /** The base URL requests go to (Azure: `<endpoint>/openai`), without its query (see `ModelCredentials.query`). */
   baseUrl: string;
   azure?: AzureConnection;
   /** The variable the key came from (its name only), or undefined when no key is sent. */
@@ -65,6 +65,17 @@ export interface ResolvedModelSettings {
 /** The secret half: kept apart from the settings so it never reaches a log, an error or metadata. */
 export interface ModelCredentials {
   apiKey?: string;
+  /** The query of the configured base URL (a gateway's `?api-key=…`), sent with every request. */
+  query?: Record<string, string>;
+}
+
+/**
+ * The values to cut out of any text this model reports: its key, and the values of its base URL's
+ * query long enough to be a key (shorter ones, `eu` or `true`, would cut ordinary words out).
+ */
+export function knownSecretsOf(credentials: ModelCredentials): string[] {
+  const queryValues = Object.values(credentials.query ?? {}).filter((value) => value.length >= 8);
+  return [...(credentials.apiKey === undefined ? [] : [credentials.apiKey]), ...queryValues];
 }
 
 /** The id of this backend: its config section is `backends.openai`. */
@@ -99,7 +110,7 @@ export function resolveModelSettings(
   const reasoningModel =
     pick('reasoning_model') ?? (preset.knowsOpenAiReasoningModels && (isOpenAiReasoningModel(modelId) || isOpenAiReasoningModel(pick('deployment') ?? '')));
 
-  let baseUrl: string;
+  let configuredUrl: { url: string; source: string };
   let azure: AzureConnection | undefined;
   let credentials: ModelCredentials = {};
   let apiKeyVariable: string | undefined;
@@ -108,7 +119,7 @@ export function resolveModelSettings(
   if (presetId === 'azure') {
     const connection = resolveAzure(pick, role, modelId, environment);
     azure = connection.azure;
-    baseUrl = `${trimTrailingSlashes(connection.azure.endpoint)}/openai`;
+    configuredUrl = { url: `${trimTrailingSlashes(connection.azure.endpoint)}/openai`, source: 'the Azure endpoint' };
     if (connection.azure.authMode === 'api_key') {
       const found = readApiKey(environment, {
         backendId: OPENAI_BACKEND_ID,
@@ -120,7 +131,7 @@ export function resolveModelSettings(
       apiKeyVariable = found.name;
     }
   } else {
-    baseUrl = trimTrailingSlashes(resolveBaseUrl(pick, presetId, role, environment));
+    configuredUrl = resolveBaseUrl(pick, presetId, role, environment);
     // A local server may take requests without a key; a hosted API, or a variable the config names, may not.
     const keyRequired = pick('api_key_env') !== undefined || preset.requiresApiKey;
     const found = keyRequired
@@ -136,6 +147,9 @@ export function resolveModelSettings(
       apiKeyVariable = found.name;
     }
   }
+
+  const { url: baseUrl, query } = readBaseUrl(OPENAI_BACKEND_ID, configuredUrl.source, configuredUrl.url);
+  if (Object.keys(query).length > 0) credentials = { ...credentials, query };
 
   const thinkingMode = resolveThinkingMode(pick('thinking_mode'), pick('enable_thinking'), preset, role);
   const maxTokensParameter =
@@ -178,16 +192,19 @@ export function resolveModelSettings(
 
 type Pick = <Key extends keyof OpenAiModelSettings>(key: Key) => OpenAiModelSettings[Key];
 
-/** Config first, then the environment, then the preset's default (MiniMax: its region's URL). */
-function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, environment: EnvironmentSource): string {
+/**
+ * Config first, then the environment, then the preset's default (MiniMax: its region's URL); with
+ * where it came from, for messages.
+ */
+function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, environment: EnvironmentSource): { url: string; source: string } {
   const configured = pick('base_url');
-  if (configured) return configured;
+  if (configured) return { url: configured, source: 'base_url' };
   const variables = baseUrlVariables(presetId, role);
   const fromEnvironment = readEnvironmentSetting(environment, variables);
   if (fromEnvironment) {
     if (!/^https?:\/\//i.test(fromEnvironment.value))
       throw backendConfigError(OPENAI_BACKEND_ID, `${fromEnvironment.name} must be an http(s) URL such as http://127.0.0.1:8000/v1`, { role });
-    return fromEnvironment.value;
+    return { url: fromEnvironment.value, source: fromEnvironment.name };
   }
   if (presetId === 'minimax') {
     const regionVariable = readEnvironmentSetting(environment, minimaxRegionVariables(role));
@@ -199,7 +216,7 @@ function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, enviro
         `${regionVariable?.name ?? 'region'} is ${region}; MiniMax regions are ${Object.keys(MINIMAX_REGIONS).join(', ')}`,
         { role },
       );
-    return url;
+    return { url, source: `the ${region} MiniMax URL` };
   }
   const fallback = PRESETS[presetId].defaultBaseUrl;
   if (!fallback)
@@ -210,7 +227,7 @@ function resolveBaseUrl(pick: Pick, presetId: PresetId, role: OpenAiRole, enviro
         role,
       },
     );
-  return fallback;
+  return { url: fallback, source: `the ${presetId} preset's URL` };
 }
 
 function resolveAzure(pick: Pick, role: OpenAiRole, modelId: string, environment: EnvironmentSource): { azure: AzureConnection } {

@@ -3,7 +3,7 @@ import { classifyNetworkFailure, nearestName, providerErrorFromNetworkFailure, p
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError, OpenAIError } from 'openai';
 import { priceTable } from './price-table.js';
 import { answerFailure } from './reply-errors.js';
-import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-settings.js';
+import { knownSecretsOf, type ModelCredentials, type ResolvedModelSettings } from './resolve-model-settings.js';
 import { describeUrl } from './safe-url.js';
 
 /**
@@ -41,7 +41,7 @@ export function providerErrorFromSdkFailure(error: unknown, settings: ResolvedMo
       cause: error,
     });
   if (error instanceof APIConnectionError) {
-    const mapped = providerErrorFromNetworkFailure(provider, error.cause ?? error);
+    const mapped = providerErrorFromNetworkFailure(provider, error.cause ?? error, knownSecretsOf(credentials));
     if (!ProviderError.isInstance(mapped)) return mapped;
     return new ProviderError({
       code: mapped.code,
@@ -63,7 +63,7 @@ export function providerErrorFromSdkFailure(error: unknown, settings: ResolvedMo
     });
   // A connection that broke after the headers arrived, while the body was read.
   if (classifyNetworkFailure(error) !== undefined) {
-    const mapped = providerErrorFromNetworkFailure(provider, error);
+    const mapped = providerErrorFromNetworkFailure(provider, error, knownSecretsOf(credentials));
     return ProviderError.isInstance(mapped)
       ? new ProviderError({
           code: mapped.code,
@@ -122,7 +122,7 @@ function fromStatus(error: APIError, settings: ResolvedModelSettings, credential
       cause: error,
     });
 
-  const base = providerErrorFromResponse({ provider, status, headers: error.headers, detail, cause: error });
+  const base = providerErrorFromResponse({ provider, status, headers: error.headers, detail, knownSecrets: knownSecretsOf(credentials), cause: error });
   let message = base.message;
   if (status === 401 || status === 403)
     message += settings.apiKeyVariable
@@ -180,7 +180,7 @@ function describeCause(error: Error): string {
   return parts.join(': ');
 }
 
-/** Removes the key itself and anything shaped like a provider key or bearer token. */
+/** Removes the key itself, the base URL's secret query values, and anything shaped like a provider key or bearer token. */
 function scrub(text: string, credentials: ModelCredentials): string {
-  return redactSecretText(text, [credentials.apiKey]);
+  return redactSecretText(text, knownSecretsOf(credentials));
 }

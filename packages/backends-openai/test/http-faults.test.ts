@@ -167,6 +167,25 @@ describe('retries of transport failures (usage counted once)', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('waits out more 429s than max_attempts: a rate limit does not use up an attempt', async () => {
+    const rateLimited = {
+      kind: 'json' as const,
+      status: 429,
+      body: errorBody('Rate limit reached', 'requests', 'rate_limit_exceeded'),
+      headers: { 'retry-after-ms': '20' },
+    };
+    server.script(rateLimited, rateLimited, { kind: 'json', status: 500, body: errorBody('The server had an error', 'server_error') }, rateLimited, {
+      kind: 'json',
+      body: completion('4'),
+    });
+    const result = await modelFor({ max_attempts: 2 }).generate(ask);
+    expect(result.text).toBe('4');
+    expect(server.requests).toHaveLength(5);
+    // Three waits the server asked for, and the backoff of a first failure (half of 500 ms at random() = 0.5):
+    // the 429s before it do not stretch it.
+    expect(waits).toEqual([20, 20, 250, 20]);
+  });
+
   it('times out a reply that never comes: a retryable provider-timeout after every attempt timed out', async () => {
     server.script({ kind: 'hang' }, { kind: 'hang' });
     const started = Date.now();
@@ -208,6 +227,34 @@ describe('retries of transport failures (usage counted once)', () => {
     const error = await failureOf(modelFor({ max_attempts: 2 }).generate(ask));
     expect(error.code).toBe('reply-malformed');
     expect(error.retryable).toBe(true);
+  });
+});
+
+describe('base URLs that carry credentials', () => {
+  it("sends the base URL's query with every request, at the right path, and keeps its key out of errors", async () => {
+    const querySecret = 'query-secret-0123456789';
+    server.script({ kind: 'json', status: 500, body: errorBody(`gateway echoed key ${querySecret}`, 'server_error') }, { kind: 'json', body: completion('4') });
+    const model = modelFor({ base_url: `${server.url('/v1')}?api-key=${querySecret}`, max_attempts: 2 });
+    expect((await model.generate(ask)).text).toBe('4');
+    expect(server.requests.map((request) => request.path)).toEqual([
+      `/v1/chat/completions?api-key=${querySecret}`,
+      `/v1/chat/completions?api-key=${querySecret}`,
+    ]);
+    server.script(
+      { kind: 'json', status: 500, body: errorBody(`gateway echoed key ${querySecret}`, 'server_error') },
+      { kind: 'json', status: 500, body: errorBody(`gateway echoed key ${querySecret}`, 'server_error') },
+    );
+    const error = await failureOf(model.generate(ask));
+    expect(error.message).toContain('gateway echoed key [redacted]');
+    expect(JSON.stringify({ error: error.toJSON(), settings: (model as unknown as { settings: unknown }).settings })).not.toContain(querySecret);
+  });
+
+  it('refuses a base URL with a user name or password when the model is created, without repeating the password', () => {
+    const attempt = () => modelFor({ base_url: server.url('/v1').replace('http://', 'http://user:hunter2-password@') });
+    expect(attempt).toThrow(SkillOptError);
+    expect(attempt).toThrow(/^backends\.openai: base_url carries a user name or password \(http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/v1\)/);
+    expect(attempt).not.toThrow(/hunter2-password/);
+    expect(server.requests).toHaveLength(0);
   });
 });
 

@@ -21,7 +21,7 @@ function normaliseKeyName(key: string): string {
 
 const SECRET_KEY_PATTERNS: readonly RegExp[] = [
   /(^|_)api_?key$/, // api_key, apikey, azure_openai_api_key, x_api_key
-  /(^|_)(access|secret|private|signing|encryption|account|shared_access|secret_access)_?key$/,
+  /(^|_)(access|secret|private|signing|encryption|account|shared_access|secret_access|subscription)_?key$/,
   // `token` alone or as the last word (`access_token`, `github_token`) — but not `max_tokens`.
   /(^|_)(access_?|refresh_?|sas_?|session_?|id_?|auth_?)?token$/,
   /(^|_)(secret|client_?secret|password|passwd|passphrase|pwd|sig)$/,
@@ -72,8 +72,12 @@ const SECRET_TEXT_RULES: ReadonlyArray<{ pattern: RegExp; replace: string | ((..
   // Connection strings and Azure storage: `Password=…`, `Pwd=…`, `;PWD=…`, `AccountKey=…`, `sig=…`.
   { pattern: /\b(Password|Pwd|pwd|AccountKey|SharedAccessKey|sig)=("[^"]*"|'[^']*'|\{[^}]*\}|[^;&\s"']+)/g, replace: `$1=${REDACTED}` },
   { pattern: /(;\s*PWD=)[^;\s]+/g, replace: `$1${REDACTED}` },
-  // Key-like query parameters: `?key=…`, `&access_token=…`, `&signature=…`.
-  { pattern: /([?&](?:api[-_]?key|key|token|access[-_]?token|secret|signature|password)=)[^&#\s"']+/gi, replace: `$1${REDACTED}` },
+  // Key-like query parameters: a name that ends in a credential word (`?key=…`, `&access_token=…`,
+  // `&signature=…`, Azure API Management's `?subscription-key=…`), or Azure Functions' `?code=…`.
+  {
+    pattern: /([?&](?:[A-Za-z0-9_.-]*(?:key|token|secret|signature|sig|password|passwd|pwd|credentials?)|code|auth)=)[^&#\s"']+/gi,
+    replace: `$1${REDACTED}`,
+  },
   // `name: value` and `name=value` where the name ends in a credential word.
   {
     pattern: new RegExp(String.raw`\b(${CREDENTIAL_NAME})(\s*[:=]\s*)(?!\[redacted\])${VALUE}`, 'gi'),

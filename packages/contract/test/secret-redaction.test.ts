@@ -20,6 +20,10 @@ describe('secret redaction', () => {
     'GET /v1/models?api_key=abcdef123456 HTTP/1.1',
     'xoxb-1234567890-abcdef',
     'AIzaSyA1234567890abcdefghijklmnopqrstu',
+    'https://apim.example/v1?subscription-key=abcdef123456',
+    'https://fn.azurewebsites.net/api/f?code=abcdef123456&name=x',
+    'POST /v1?x=1&x-api-key=abcdef123456/chat/completions',
+    'https://gateway.example/v1?auth=abcdef123456',
   ])('cuts the secret out of %s', (text) => {
     const redacted = redactSecretText(text);
     expect(redacted).toContain(REDACTED);
@@ -63,6 +67,7 @@ describe('secret redaction', () => {
     'send a password reset link',
     'max_tokens: 4000',
     'the secret of good answers is brevity',
+    'https://example.com/search?q=keyboard&page=2',
   ])('leaves prose and ordinary settings alone: %s', (text) => {
     expect(redactSecretText(text)).toBe(text);
   });
@@ -87,6 +92,7 @@ describe('secret redaction', () => {
       'api_key',
       'apiKey',
       'x-api-key',
+      'subscription-key',
       'OPENAI_API_KEY',
       'access_token',
       'refreshToken',

@@ -6,7 +6,8 @@ import type { AddressInfo, Socket } from 'node:net';
  * with the faults real providers show (429 with `retry-after`, 5xx, answers that never come, reset
  * connections, bodies that are not JSON, 401, 404), and records what it was sent. Given an
  * `upstream` (`skillopt sim serve`, say) it is a proxy: requests the script does not intercept go
- * through to it, so faults can be injected in front of a real server.
+ * through to it, so faults can be injected in front of a real server. A `choose` function picks
+ * the reply of each request the script leaves to it (a seeded fault storm, say).
  */
 
 export type ScriptedReply =
@@ -29,6 +30,8 @@ export interface RecordedRequest {
   text: string;
   /** The body parsed as JSON (`{}` when empty, `{ unparsed: text }` when it is not JSON). */
   body: Record<string, unknown>;
+  /** The reply the server chose for it. */
+  reply: ScriptedReply;
 }
 
 export interface FaultInjectingServerOptions {
@@ -40,6 +43,11 @@ export interface FaultInjectingServerOptions {
   fallback?: ScriptedReply;
   /** The origin of a server to pass requests to, e.g. `http://127.0.0.1:8787`. */
   upstream?: string;
+  /**
+   * Chooses the reply of a request the script does not answer, before the fallback does (which
+   * answers when it returns undefined): a fault schedule such as `seededFaultStorm`'s.
+   */
+  choose?: (request: Omit<RecordedRequest, 'reply'>) => ScriptedReply | undefined;
   /** Headers of every scripted answer (a provider's `request-id`, say); a reply's own win. */
   defaultHeaders?: Readonly<Record<string, string>>;
 }
@@ -85,13 +93,14 @@ export async function startFaultInjectingServer(options: FaultInjectingServerOpt
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = Buffer.concat(chunks);
-      requests.push(recordOf(request, body));
+      const received = recordOf(request, body);
+      const reply = queue.shift() ?? options.choose?.(received) ?? fallback;
+      requests.push({ ...received, reply });
       inFlight += 1;
       peak = Math.max(peak, inFlight);
       response.on('close', () => {
         inFlight -= 1;
       });
-      const reply = queue.shift() ?? fallback;
       const delayMs = reply.kind === 'hang' ? 0 : (reply.delayMs ?? 0);
       const send = (): void => answer(reply, request, body, response);
       if (delayMs > 0) setTimeout(send, delayMs);
@@ -175,7 +184,7 @@ export async function startFaultInjectingServer(options: FaultInjectingServerOpt
   };
 }
 
-function recordOf(request: IncomingMessage, body: Buffer): RecordedRequest {
+function recordOf(request: IncomingMessage, body: Buffer): Omit<RecordedRequest, 'reply'> {
   const text = body.toString('utf8');
   let parsed: Record<string, unknown>;
   try {
