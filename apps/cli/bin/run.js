@@ -17,6 +17,12 @@ const answered = answerWithoutOclif({
   write: (text) => process.stdout.write(text),
 });
 if (!answered) {
+  // Importing @oclif/core checks Node against oclif's engines (>= 18) with semver, a tenth of the
+  // import's time. Ours (>= 20.19) are stricter, so on a Node we support that check cannot warn; it
+  // is skipped for the import only, so no child process inherits the setting.
+  const skipEngineCheck = process.env.OCLIF_DISABLE_ENGINE_WARNING === undefined && Number(process.versions.node.split('.')[0]) >= 20;
+  if (skipEngineCheck) process.env.OCLIF_DISABLE_ENGINE_WARNING = '1';
   const { execute } = await import('@oclif/core');
+  if (skipEngineCheck) delete process.env.OCLIF_DISABLE_ENGINE_WARNING;
   await execute({ dir: import.meta.url });
 }
