@@ -8,11 +8,12 @@
 // machine's load during the series falls on all of them alike; one extra round first warms the
 // file-system cache and is not counted. Median and p90 per command, with the target beside each.
 //
-//   node tools/bench/cli-startup.mjs [--runs 20] [--json] [--no-fast-path] [--bin <run.js>] [-- <skillopt args>]
+//   node tools/bench/cli-startup.mjs [--runs 20] [--json] [--no-fast-path] [--bin <run.js> …] [-- <skillopt args>]
 //
 // --no-fast-path sets SKILLOPT_NO_FAST_PATH=1: oclif answers --version and --help as it did
-// before bin/run.js answered them from the manifest. --bin times another bin, e.g. an older
-// bin/run.js copied into apps/cli/bin (it must sit there to find oclif and the manifest).
+// before bin/run.js answered them from the manifest. --bin times another bin instead, e.g. an older
+// bin/run.js copied into apps/cli/bin (it must sit there to find oclif and the manifest); given
+// more than once, the bins take turns too, so that a before and an after see the same load.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,14 +22,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const usage = 'node tools/bench/cli-startup.mjs [--runs 20] [--json] [--no-fast-path] [--bin <run.js>] [-- <skillopt args>]';
+const usage = 'node tools/bench/cli-startup.mjs [--runs 20] [--json] [--no-fast-path] [--bin <run.js> …] [-- <skillopt args>]';
 
 const { values, positionals } = parseArgs({
   options: {
     runs: { type: 'string', default: '20' },
     json: { type: 'boolean', default: false },
     'no-fast-path': { type: 'boolean', default: false },
-    bin: { type: 'string', default: path.join(repoRoot, 'apps', 'cli', 'bin', 'run.js') },
+    bin: { type: 'string', multiple: true, default: [path.join(repoRoot, 'apps', 'cli', 'bin', 'run.js')] },
     help: { type: 'boolean', short: 'h', default: false },
   },
   allowPositionals: true,
@@ -37,7 +38,7 @@ if (values.help) {
   console.log(usage);
   process.exit(0);
 }
-const bin = path.resolve(values.bin);
+const bins = values.bin.map((bin) => path.resolve(bin));
 const runs = Number.parseInt(values.runs, 10);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs must be a positive integer, got "${values.runs}"`);
@@ -50,22 +51,22 @@ if (!existsSync(path.join(repoRoot, 'apps', 'cli', 'dist')) || !existsSync(path.
 
 // The issue's targets (#17, "Start-up"): root --help and --version within 200 ms on this machine class.
 const TARGET_MS = 200;
-const skillopt = (args, targetMs) => ({ label: `skillopt ${args.join(' ')}`, argv: [bin, ...args], targetMs });
-const commands = [
-  { label: 'node -e 0', argv: ['-e', '0'], targetMs: undefined },
-  ...(positionals.length > 0
-    ? [skillopt(positionals, undefined)]
-    : [
-        skillopt(['--version'], TARGET_MS),
-        skillopt(['--help'], TARGET_MS),
-        skillopt(['train', '--help'], undefined),
-        {
-          ...skillopt(['train', '--config', 'configs/demo/default.yaml', '--json'], undefined),
-          label: 'skillopt train --json (demo): first event',
-          untilFirstOutput: true,
-        },
-      ]),
-];
+const commandsOf = (bin) => {
+  const named = bins.length > 1 ? ` [${path.relative(repoRoot, bin)}]` : '';
+  const skillopt = (args, targetMs) => ({ label: `skillopt ${args.join(' ')}${named}`, argv: [bin, ...args], targetMs });
+  if (positionals.length > 0) return [skillopt(positionals, undefined)];
+  return [
+    skillopt(['--version'], TARGET_MS),
+    skillopt(['--help'], TARGET_MS),
+    skillopt(['train', '--help'], undefined),
+    {
+      ...skillopt(['train', '--config', 'configs/demo/default.yaml', '--json'], undefined),
+      label: `skillopt train --json (demo): first event${named}`,
+      untilFirstOutput: true,
+    },
+  ];
+};
+const commands = [{ label: 'node -e 0', argv: ['-e', '0'], targetMs: undefined }, ...bins.flatMap(commandsOf)];
 const environment = { ...process.env, OCLIF_SKIP_NEW_VERSION_CHECK: 'true', ...(values['no-fast-path'] ? { SKILLOPT_NO_FAST_PATH: '1' } : {}) };
 delete environment.NODE_OPTIONS;
 
@@ -150,7 +151,7 @@ const results = commands.map((command, index) => {
 const report = {
   node: process.version,
   cpus: os.cpus().length,
-  bin: path.relative(repoRoot, bin),
+  bins: bins.map((bin) => path.relative(repoRoot, bin)),
   fastPath: !values['no-fast-path'],
   loadAverage: { before: loadBefore, after: loadAfter },
   results,
@@ -175,7 +176,7 @@ if (values.json) {
   ];
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   console.log(
-    `CLI start-up — Node ${process.version}, ${report.cpus} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}${report.fastPath ? '' : ', fast path off'}, ${report.bin}`,
+    `CLI start-up — Node ${process.version}, ${report.cpus} CPUs, load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)}${report.fastPath ? '' : ', fast path off'}, ${report.bins.join(' and ')}`,
   );
   for (const [index, row] of rows.entries()) {
     console.log(
