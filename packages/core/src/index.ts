@@ -128,6 +128,15 @@ export {
   writeJsonAtomic,
 } from './run-store/index.js';
 export {
+  acquireDirectoryLock,
+  DIRECTORY_LOCK_FILE,
+  DIRECTORY_LOCKED_ERROR_CODE,
+  type DirectoryLock,
+  type DirectoryLockHolder,
+  type DirectoryLockOptions,
+  readDirectoryLock,
+} from './lock/index.js';
+export {
   findRunDirectories,
   type GateSummary,
   isRunDirectory,
