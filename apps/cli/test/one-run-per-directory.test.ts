@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { createSetupGate, type SetupGate, startSkillopt } from './helpers/cli-process';
+import { runSkillopt } from './helpers/command-runner';
 
 // One run per directory: every `train` takes the run directory's lock (core's acquireDirectoryLock)
 // before it reads or writes the run. These tests start real CLI processes on one --out; the
@@ -64,13 +65,23 @@ describe('one run per directory', () => {
     expect(message).toContain('running `skillopt train --config train.yaml --out run` (training)');
     expect(message).toContain(`Wait for it to finish or stop it (kill ${holder.pid}), or use another directory`);
 
+    // Readers take no lock and are not confused by it: the run in progress shows and lists, a folder with only a lock is no run.
+    const { runId } = JSON.parse(readFileSync(path.join(runDirectory, 'run.json'), 'utf8')) as { runId: string };
+    mkdirSync(path.join(project.directory, 'only-a-lock'));
+    writeFileSync(path.join(project.directory, 'only-a-lock', 'skillopt.lock'), readFileSync(lockFile));
+    const shown = await runSkillopt(['runs', 'show', 'run'], project.directory);
+    expect(shown.error).toBeUndefined();
+    expect(shown.stdout).toContain('Nothing committed yet');
+    const listed = await runSkillopt(['runs', 'list', '--dir', '.', '--json'], project.directory);
+    expect(listed.error).toBeUndefined();
+    expect((JSON.parse(listed.stdout) as Array<{ name: string }>).map((run) => run.name)).toEqual(['run']);
+
     gate.open();
     const finished = await holder.ended;
     expect(finished.code).toBe(0);
     expect(gate.reached()).toEqual([holder.pid]);
     const runIds = eventRunIds();
-    expect(runIds).toHaveLength(1);
-    expect(JSON.parse(readFileSync(path.join(runDirectory, 'run.json'), 'utf8')).runId).toBe(runIds[0]);
+    expect(runIds).toEqual([runId]);
     expect(existsSync(lockFile)).toBe(false);
   });
 
