@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
-import { createSetupGate, type SetupGate, startSkillopt } from './helpers/cli-process';
+import { createSetupGate, killStartedProcesses, oneLine, type SetupGate, startSkillopt } from './helpers/cli-process';
 import { runSkillopt } from './helpers/command-runner';
 
 // One run per directory: every `train` takes the run directory's lock (core's acquireDirectoryLock)
@@ -24,7 +24,7 @@ beforeEach(() => {
   lockFile = path.join(runDirectory, 'skillopt.lock');
 });
 afterEach(() => {
-  gate.open();
+  killStartedProcesses();
   gate.remove();
   project.remove();
 });
@@ -60,7 +60,7 @@ describe('one run per directory', () => {
     const holder = refused.process === first ? second : first;
     expect(refused.code).toBe(2);
     expect(await gate.waitUntilReached(1)).toEqual([holder.pid]);
-    const message = refused.stderr.replace(/\s*›\s*/g, ' ');
+    const message = oneLine(refused.stderr);
     expect(message).toContain(`is in use by another process: pid ${holder.pid} on host ${os.hostname()}, started 20`);
     expect(message).toContain('running `skillopt train --config train.yaml --out run` (training)');
     expect(message).toContain(`Wait for it to finish or stop it (kill ${holder.pid}), or use another directory`);
@@ -91,7 +91,7 @@ describe('one run per directory', () => {
     gate.open();
     const result = await startSkillopt(TRAIN, project.directory, gate.environment).ended;
     expect(result.code).toBe(0);
-    expect(result.stderr.replace(/\s*›\s*/g, ' ')).toContain(`took over the lock of ${runDirectory} left by pid ${deadPid}`);
+    expect(oneLine(result.stderr)).toContain(`took over the lock of ${runDirectory} left by pid ${deadPid}`);
     expect(existsSync(path.join(runDirectory, 'summary.json'))).toBe(true);
     expect(existsSync(lockFile)).toBe(false);
   });
@@ -111,7 +111,7 @@ describe('one run per directory', () => {
     });
     const [holderPid] = await gate.waitUntilReached(1);
     expect(refused.map((result) => result.code)).toEqual([2, 2]);
-    for (const result of refused) expect(result.stderr.replace(/\s*›\s*/g, ' ')).toContain(`in use by another process: pid ${holderPid} on host`);
+    for (const result of refused) expect(oneLine(result.stderr)).toContain(`in use by another process: pid ${holderPid} on host`);
     gate.open();
     const holder = await ended.find((_, index) => trains[index]!.pid === holderPid)!;
     expect(holder.code).toBe(0);
@@ -123,7 +123,7 @@ describe('one run per directory', () => {
     const lock = writeLock({ pid: await exitedProcessPid(), hostname: 'build-agent-7.example' });
     const result = await startSkillopt(TRAIN, project.directory, gate.environment).ended;
     expect(result.code).toBe(2);
-    const message = result.stderr.replace(/\s*›\s*/g, ' ');
+    const message = oneLine(result.stderr);
     expect(message).toContain('is in use by a process on another host');
     expect(message).toContain('on host build-agent-7.example, started 2026-01-02T03:04:05.000Z, running `skillopt train --out run`');
     expect(message).toContain(`remove ${lockFile} and run the command again`);

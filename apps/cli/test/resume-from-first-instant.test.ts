@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readRunOverview } from '@skillopt/core';
 import { runSkillopt } from './helpers/command-runner';
-import { createSetupGate, type SetupGate, startSkillopt } from './helpers/cli-process';
+import { createSetupGate, killStartedProcesses, oneLine, type SetupGate, startSkillopt } from './helpers/cli-process';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 
 // Resumable from the first instant: a run writes its identity (run.json) and config.json before
@@ -20,7 +20,7 @@ beforeEach(() => {
   runDirectory = path.join(project.directory, 'run');
 });
 afterEach(() => {
-  gate.open();
+  killStartedProcesses();
   gate.remove();
   project.remove();
 });
@@ -44,7 +44,7 @@ describe('resuming from the first instant', () => {
     const resumed = await startSkillopt(['train', '--resume', 'run'], project.directory, gate.environment).ended;
     expect(resumed.code).toBe(0);
     // The killed run's lock was stale: its process is gone.
-    expect(resumed.stderr.replace(/\s*›\s*/g, ' ')).toContain(`took over the lock of ${runDirectory} left by pid ${train.pid}`);
+    expect(oneLine(resumed.stderr)).toContain(`took over the lock of ${runDirectory} left by pid ${train.pid}`);
     expect((await readRunOverview(runDirectory)).status).toBe('finished');
     expect(eventRunIds()).toEqual([runId]);
   });

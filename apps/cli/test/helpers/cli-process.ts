@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,9 +13,13 @@ export interface CliProcess {
   signal(name: NodeJS.Signals): void;
 }
 
+const running = new Set<ChildProcess>();
+
 /** A real `skillopt` process (node bin/run.js), as a user starts it, from `workingDirectory`. */
 export function startSkillopt(args: string[], workingDirectory: string, environment: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, [cli, ...args], { cwd: workingDirectory, env: { ...process.env, NODE_OPTIONS: '', ...environment } });
+  running.add(child);
+  child.on('close', () => running.delete(child));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -57,4 +61,21 @@ export function createSetupGate(): SetupGate {
     open: () => writeFileSync(path.join(directory, 'open'), ''),
     remove: () => rmSync(directory, { recursive: true, force: true }),
   };
+}
+
+/** Kills what a test started and did not see end (a failed assertion leaves a run waiting at its gate), so no process outlives its test. */
+export function killStartedProcesses(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
+
+/**
+ * A command's message on one line: oclif wraps an error or warning to the terminal's width, with
+ * or without a `›` margin and colours (as under Nx), so tests compare the words, not the layout.
+ */
+export function oneLine(text: string): string {
+  return text
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .replace(/›/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
