@@ -63,6 +63,7 @@ export {
 export {
   type ArtifactData,
   ATOMIC_TEMPORARY_SUFFIX,
+  type CreateRunStoreOptions,
   type AtomicWriteData,
   type BestSkillState,
   bestSkillStateSchema,
@@ -97,9 +98,12 @@ export {
   readJsonLinesFile,
   type ReadJsonLinesOptions,
   readReferencedSkill,
+  readRunIdentity,
   redactArtifactSecrets,
   resolveInRun,
   RUN_DIRECTORY_FORMAT,
+  type RunIdentity,
+  runIdentitySchema,
   RUN_FILES,
   runFileError,
   type RunResumePoint,
@@ -127,6 +131,15 @@ export {
   writeFileAtomic,
   writeJsonAtomic,
 } from './run-store/index.js';
+export {
+  acquireDirectoryLock,
+  DIRECTORY_LOCK_FILE,
+  DIRECTORY_LOCKED_ERROR_CODE,
+  type DirectoryLock,
+  type DirectoryLockHolder,
+  type DirectoryLockOptions,
+  readDirectoryLock,
+} from './lock/index.js';
 export {
   findRunDirectories,
   type GateSummary,
@@ -325,6 +338,8 @@ export {
   type ConfiguredPackages,
   estimateRun,
   type LoadedSplits,
+  lockRunDirectory,
+  type LockRunDirectoryOptions,
   type PreparedRun,
   prepareRun,
   type PrepareRunOptions,

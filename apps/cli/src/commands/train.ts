@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { estimateRun, prepareRun, readRunOverview, train, type SkillOptConfig } from '@skillopt/core';
+import { estimateRun, lockRunDirectory, prepareRun, readRunOverview, train, type DirectoryLock, type SkillOptConfig } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
@@ -36,10 +36,14 @@ export default class Train extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, and nothing else' }),
   };
 
+  /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
+  private runDirectoryLock: DirectoryLock | undefined;
+
   async run(): Promise<void> {
     const { flags } = await this.parse(Train);
     const workingDirectory = process.cwd();
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
+    if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
     const run = await prepareRun({
       ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
       ...(resumeDirectory ? { resumeDirectory } : {}),
@@ -53,6 +57,7 @@ export default class Train extends SkillOptCommand {
         workingDirectory,
         flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend),
       );
+    if (!resumeDirectory) await this.lockRunDirectory(runDirectory, false);
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
 
     const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
@@ -93,6 +98,17 @@ export default class Train extends SkillOptCommand {
     } finally {
       for (const signal of STOP_SIGNAL_NAMES) process.removeListener(signal, interrupt);
     }
+  }
+
+  override async finally(error: Error | undefined): Promise<unknown> {
+    await this.runDirectoryLock?.release();
+    return super.finally(error);
+  }
+
+  private async lockRunDirectory(directory: string, resume: boolean): Promise<void> {
+    this.runDirectoryLock = await lockRunDirectory(directory, { resume, command: [this.config.bin, this.id, ...this.argv].join(' ') });
+    const stale = this.runDirectoryLock.tookOverFrom;
+    if (stale) this.warn(`took over the lock of ${directory} left by pid ${stale.pid} (started ${stale.startedAt}), which no longer runs`);
   }
 }
 

@@ -5,7 +5,8 @@ import path from 'node:path';
 /**
  * A throw-away user project for CLI tests: a package.json, a fixture env package installed in its
  * node_modules (`skillopt-env-fixture`, plain ESM written here so it depends on nothing), and a
- * config that trains on it with the simulated model, which the CLI itself provides.
+ * config that trains on it with the simulated model, which the CLI itself provides. The env's setup
+ * can hold a run at its start (see SKILLOPT_FIXTURE_SETUP_GATE below).
  */
 export interface FixtureProject {
   directory: string;
@@ -14,6 +15,8 @@ export interface FixtureProject {
 }
 
 const FIXTURE_ENV_SOURCE = `
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 const items = (prefix, count, offset) => Array.from({ length: count }, (_, index) => ({
   id: prefix + '-' + index,
   taskType: 'qa',
@@ -39,6 +42,14 @@ export function createEnvironment() {
     targetKinds: ['chat'],
     taskTypes: ['qa'],
     initialSkill: async () => '# Skill\\n\\nAnswer the question.\\n',
+    // For tests that need a run held at its start: with SKILLOPT_FIXTURE_SETUP_GATE naming a folder,
+    // setup writes setup-reached-<pid> there and waits until the folder has a file named "open".
+    async setup() {
+      const gate = process.env.SKILLOPT_FIXTURE_SETUP_GATE;
+      if (!gate) return;
+      writeFileSync(join(gate, 'setup-reached-' + process.pid), '');
+      while (!existsSync(join(gate, 'open'))) await new Promise((resolve) => setTimeout(resolve, 20));
+    },
     loadSplit: async (split) => splits[split],
     async rollout(item, { skill, target, signal }) {
       const reply = await target.model.generate({

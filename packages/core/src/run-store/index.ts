@@ -7,5 +7,6 @@ export * from './runtime-state.js';
 export * from './step-record.js';
 export * from './secret-guard.js';
 export * from './load-run-state.js';
+export * from './run-identity.js';
 export * from './run-store.js';
 export * from './file-rollout-cache.js';

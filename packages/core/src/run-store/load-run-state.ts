@@ -1,10 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { tolerantSchema } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, tolerantSchema } from '@skillopt/contract';
 import { z } from 'zod';
 import { skillHash } from '../skill-hash.js';
 import { readJsonFileIfExists } from './read-json-file.js';
-import { isFileNotFound, runFileError } from './run-file-error.js';
+import { isFileNotFound, pathExists, runFileError } from './run-file-error.js';
 import { RUN_DIRECTORY_FORMAT, RUN_FILES, resolveInRun } from './run-directory-layout.js';
 import { readJsonLinesFile } from './json-lines-file.js';
 import { runtimeStateSchema, type RuntimeState, type SkillReference } from './runtime-state.js';
@@ -55,13 +55,42 @@ export async function loadRunState<Trainer>(directory: string, trainerSchema: z.
 }
 
 /**
- * Refuses, before anything else is read or built, a run directory in a format this release does
- * not resume (format 1, SkillOpt 0.1's). A directory with nothing committed passes.
+ * Refuses, before anything else is read or built, a directory `--resume` cannot continue: one that
+ * does not exist or holds no run (no config.json: nothing was started there), with the command
+ * that starts one, and a run directory in a format this release does not resume (format 1,
+ * SkillOpt 0.1's). A run started and stopped before its baseline passes: it starts afresh, in place.
  */
 export async function checkResumableRunDirectory(directory: string): Promise<void> {
-  const statePath = path.join(path.resolve(directory), RUN_FILES.runtimeState);
+  const runDirectory = path.resolve(directory);
+  await requireDirectoryToResume(runDirectory);
+  const statePath = path.join(runDirectory, RUN_FILES.runtimeState);
   const stored = await readJsonFileIfExists(statePath, z.unknown(), { description: 'the run’s resume pointer', remedy: RESUME_REMEDY });
   if (stored !== undefined) requireResumableFormat(statePath, stored);
+  const configPath = path.join(runDirectory, RUN_FILES.config);
+  if (await pathExists(configPath)) return;
+  if (stored === undefined) throw nothingToResumeError(runDirectory, `no run was started there (it has no ${RUN_FILES.config})`);
+  throw runFileError({ filePath: configPath, problem: 'does not exist, so the run has no configuration to resume with', remedy: RESUME_REMEDY });
+}
+
+/** The directory to resume exists, or a user error that says there is nothing to resume and how to start a run. */
+export async function requireDirectoryToResume(directory: string): Promise<void> {
+  let isDirectory = false;
+  try {
+    isDirectory = (await stat(directory)).isDirectory();
+  } catch (error) {
+    if (!isFileNotFound(error)) throw error;
+    throw nothingToResumeError(directory, 'it does not exist');
+  }
+  if (!isDirectory) throw nothingToResumeError(directory, 'it is not a directory');
+}
+
+function nothingToResumeError(directory: string, why: string): SkillOptError {
+  return new SkillOptError({
+    code: ERROR_CODES.configInvalid,
+    category: 'user',
+    message: `There is nothing to resume in ${directory}: ${why}. Start a run there with \`skillopt train --config <your config> --out ${directory}\`.`,
+    details: { directory },
+  });
 }
 
 function requireResumableFormat(statePath: string, stored: unknown): void {

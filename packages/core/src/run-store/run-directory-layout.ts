@@ -6,6 +6,7 @@ import path from 'node:path';
  * machine or mounted elsewhere still resumes (upstream stored absolute paths: weak spot 17).
  */
 export const RUN_FILES = {
+  identity: 'run.json',
   config: 'config.json',
   runtimeState: 'runtime_state.json',
   history: 'history.jsonl',

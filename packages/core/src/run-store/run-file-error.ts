@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 
 /**
@@ -21,4 +22,15 @@ export function runFileError(options: { filePath: string; problem: string; remed
 /** True for the error fs raises when a file does not exist. */
 export function isFileNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}
+
+/** Whether a file or directory exists; any error but its absence is thrown. */
+export async function pathExists(filePath: string): Promise<boolean> {
+  try {
+    await access(filePath);
+    return true;
+  } catch (error) {
+    if (isFileNotFound(error)) return false;
+    throw error;
+  }
 }

@@ -8,7 +8,8 @@ import { writeFileAtomic, writeJsonAtomic } from './atomic-write.js';
 import { loadRunState, readReferencedSkill, type RunResumePoint } from './load-run-state.js';
 import { readJsonFileIfExists } from './read-json-file.js';
 import { createJsonLinesAppender } from './json-lines-file.js';
-import { isFileNotFound } from './run-file-error.js';
+import { isFileNotFound, pathExists } from './run-file-error.js';
+import { readRunIdentity, writeRunIdentity } from './run-identity.js';
 import {
   RUN_FILES,
   checkedRelativePath,
@@ -87,11 +88,21 @@ export interface RunStoreOptions<Trainer> {
   runId?: string;
 }
 
+export interface CreateRunStoreOptions<Trainer> extends RunStoreOptions<Trainer> {
+  /**
+   * The run's configuration, written to config.json right after the run's identity (run.json) and
+   * before anything else, so a run killed at any instant after createRunStore resumes.
+   */
+  config?: object;
+}
+
 /**
- * Starts a new run in `directory` (created when missing). Refuses a directory that already holds
- * a committed run, so a typo in `--out` cannot overwrite one; resume those with openRunStore.
+ * Starts a new run in `directory` (created when missing): writes its identity (run.json) and then
+ * its config.json first. Refuses a directory that already holds a run — committed, or started
+ * (config.json written) and stopped before its baseline — so a typo in `--out` cannot overwrite
+ * one and no directory mixes two runs; resume those with openRunStore.
  */
-export async function createRunStore<Trainer>(directory: string, options: RunStoreOptions<Trainer>): Promise<RunStore<Trainer>> {
+export async function createRunStore<Trainer>(directory: string, options: CreateRunStoreOptions<Trainer>): Promise<RunStore<Trainer>> {
   const runDirectory = path.resolve(directory);
   await mkdir(runDirectory, { recursive: true });
   const resumePoint = await loadRunState(runDirectory, options.trainerSchema).catch((error: unknown) => {
@@ -100,19 +111,27 @@ export async function createRunStore<Trainer>(directory: string, options: RunSto
     throw error;
   });
   if (resumePoint !== undefined) throw runExistsError(runDirectory, resumePoint.state.lastCompletedStep);
-  return initialiseRunStore(runDirectory, undefined, options.runId ?? newRunId(runDirectory), options.trainerSchema);
+  if (await pathExists(path.join(runDirectory, RUN_FILES.config))) throw runExistsError(runDirectory, 'nothing committed');
+  const { runId } = await writeRunIdentity(runDirectory, options.runId ?? newRunId(runDirectory));
+  if (options.config !== undefined) await writeJsonAtomic(path.join(runDirectory, RUN_FILES.config), redactArtifactSecrets(options.config));
+  return initialiseRunStore(runDirectory, undefined, runId, options.trainerSchema);
 }
 
 /**
  * Opens an existing run directory to resume it: loads and checks the committed state (see
  * loadRunState) and restores best_skill.md from the committed best skill if a kill left it out
- * of step. A directory without runtime_state.json opens as a fresh run.
+ * of step. A directory without runtime_state.json opens as a fresh run, with the id of its
+ * run.json (written now when it has none), so every session of the run has one run id.
  */
 export async function openRunStore<Trainer>(directory: string, options: RunStoreOptions<Trainer>): Promise<RunStore<Trainer>> {
   const runDirectory = path.resolve(directory);
   const resumePoint = await loadRunState(runDirectory, options.trainerSchema);
-  if (resumePoint !== undefined) await restoreBestSkillCopy(resumePoint);
-  return initialiseRunStore(runDirectory, resumePoint, resumePoint?.state.runId ?? options.runId ?? newRunId(runDirectory), options.trainerSchema);
+  if (resumePoint !== undefined) {
+    await restoreBestSkillCopy(resumePoint);
+    return initialiseRunStore(runDirectory, resumePoint, resumePoint.state.runId, options.trainerSchema);
+  }
+  const identity = (await readRunIdentity(runDirectory)) ?? (await writeRunIdentity(runDirectory, options.runId ?? newRunId(runDirectory)));
+  return initialiseRunStore(runDirectory, undefined, identity.runId, options.trainerSchema);
 }
 
 function initialiseRunStore<Trainer>(
@@ -283,13 +302,18 @@ async function restoreBestSkillCopy(resumePoint: RunResumePoint<unknown>): Promi
   if (copy === undefined || skillHash(copy) !== resumePoint.state.best.skillHash) await writeFileAtomic(copyPath, resumePoint.bestSkill);
 }
 
-function runExistsError(directory: string, lastCompletedStep: number | undefined): SkillOptError {
-  const progress = lastCompletedStep === undefined ? '' : ` (last completed step ${lastCompletedStep})`;
+function runExistsError(directory: string, lastCompletedStep: number | 'nothing committed' | undefined): SkillOptError {
+  const progress =
+    lastCompletedStep === undefined
+      ? ''
+      : lastCompletedStep === 'nothing committed'
+        ? ' that stopped before its baseline, with nothing committed'
+        : ` (last completed step ${lastCompletedStep})`;
   return new SkillOptError({
     code: ERROR_CODES.configInvalid,
     category: 'user',
-    message: `${directory} already holds a run${progress}. Resume it with \`skillopt train --resume ${directory}\`, or choose another output directory.`,
-    details: { directory, lastCompletedStep },
+    message: `${directory} already holds a run${progress}. Resume it with \`skillopt train --resume ${directory}\` (--set changes its settings), or choose another output directory.`,
+    details: { directory, ...(typeof lastCompletedStep === 'number' ? { lastCompletedStep } : {}) },
   });
 }
 

@@ -10,11 +10,15 @@ const MIN_SECRET_LENGTH = 8;
  * wherever it appears.
  */
 export function redactArtifactSecrets(value: unknown, environment: NodeJS.ProcessEnv = process.env): unknown {
-  const secrets = Object.entries(environment)
+  // A JSON round trip first, so dates and other toJSON values look as they will in the file.
+  const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
+  return redactSecrets(json, secretEnvironmentValues(environment));
+}
+
+/** The values of the secret-looking environment variables, longest first (so no shorter one splits a longer one). */
+export function secretEnvironmentValues(environment: NodeJS.ProcessEnv = process.env): string[] {
+  return Object.entries(environment)
     .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].length >= MIN_SECRET_LENGTH && isSecretKey(entry[0]))
     .map(([, secret]) => secret)
     .sort((a, b) => b.length - a.length);
-  // A JSON round trip first, so dates and other toJSON values look as they will in the file.
-  const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-  return redactSecrets(json, secrets);
 }

@@ -118,7 +118,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const storeOptions = { trainerSchema: trainerSnapshotSchema };
   const store: RunStore<TrainerSnapshot> = options.resume
     ? await openRunStore(options.runDirectory, storeOptions)
-    : await createRunStore(options.runDirectory, storeOptions);
+    : await createRunStore(options.runDirectory, { ...storeOptions, config: redactSecrets(config) as object });
   // A finished run has nothing left to do: resuming it appends nothing and pays for nothing.
   if (store.state?.finished === true) return readFinishedSummary(store);
   const resumeCommand = options.resumeCommand ?? `skillopt train --resume ${store.directory}`;

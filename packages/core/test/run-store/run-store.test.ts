@@ -5,6 +5,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { z } from 'zod';
 import { skillHash } from '../../src/skill-hash';
 import {
+  checkResumableRunDirectory,
   createRunStore,
   loadRunState,
   openRunStore,
@@ -93,7 +94,7 @@ describe('the run store', () => {
   it('writes the run directory layout with relative skill paths', async () => {
     const directory = path.join(root, 'run');
     await runWithOneStep(directory);
-    expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.jsonl', 'runtime_state.json', 'skills', 'steps']);
+    expect((await readdir(directory)).sort()).toEqual(['best_skill.md', 'config.json', 'history.jsonl', 'run.json', 'runtime_state.json', 'skills', 'steps']);
     expect(await readdir(path.join(directory, 'skills'))).toEqual(['skill_v0000.md', 'skill_v0001.md']);
     expect((await readdir(path.join(directory, 'steps', 'step_0001'))).sort()).toEqual([
       'candidate_skill.md',
@@ -191,6 +192,59 @@ describe('the run store', () => {
     await runWithOneStep(directory);
     const failure = await createRunStore(directory, storeOptions).catch((error: unknown) => error);
     expect(SkillOptError.isInstance(failure) && failure.message).toMatch(/already holds a run \(last completed step 1\)[\s\S]*skillopt train --resume/);
+  });
+
+  it('writes the run’s identity and then its config before anything else, and keeps the id when it resumes with nothing committed', async () => {
+    const directory = path.join(root, 'first-instant');
+    const store = await createRunStore(directory, {
+      ...storeOptions,
+      runId: 'run-first',
+      config: { train: { num_epochs: 2 }, backends: { openai: { api_key: 'sk-abcdefghijklmnopqrstuv' } } },
+    });
+    // A kill now leaves exactly these two files: enough to resume, and nothing that could be half-written.
+    expect((await readdir(directory)).sort()).toEqual(['config.json', 'run.json']);
+    expect(JSON.parse(await readFile(path.join(directory, 'run.json'), 'utf8'))).toMatchObject({ formatVersion: 2, runId: 'run-first' });
+    const config = await readFile(path.join(directory, 'config.json'), 'utf8');
+    expect(JSON.parse(config)).toMatchObject({ train: { num_epochs: 2 } });
+    expect(config).not.toContain('sk-abcdefghijklmnopqrstuv');
+    expect(store.runId).toBe('run-first');
+    await expect(checkResumableRunDirectory(directory)).resolves.toBeUndefined();
+    const reopened = await openRunStore(directory, storeOptions);
+    expect(reopened.runId).toBe('run-first');
+    expect(reopened.state).toBeUndefined();
+  });
+
+  it('refuses to create a run where one was started and committed nothing, naming the resume command', async () => {
+    const directory = path.join(root, 'started');
+    await createRunStore(directory, { ...storeOptions, config: { train: {} } });
+    const failure = await createRunStore(directory, storeOptions).catch((error: unknown) => error);
+    expect(SkillOptError.isInstance(failure) && failure.message).toMatch(/already holds a run that stopped before its baseline[\s\S]*skillopt train --resume/);
+  });
+
+  it('gives a run of an earlier release, with a config.json and no run.json, one id from its first resume on', async () => {
+    const directory = path.join(root, 'earlier');
+    await mkdir(directory);
+    await writeFile(path.join(directory, 'config.json'), '{}\n');
+    const first = await openRunStore(directory, storeOptions);
+    const second = await openRunStore(directory, storeOptions);
+    expect(second.runId).toBe(first.runId);
+  });
+
+  it('says how to start a run when there is nothing to resume', async () => {
+    const empty = path.join(root, 'nothing');
+    await mkdir(empty);
+    await writeFile(path.join(empty, 'skillopt.lock'), '{}');
+    for (const [directory, why] of [
+      [path.join(root, 'missing'), 'it does not exist'],
+      [empty, 'no run was started there (it has no config.json)'],
+    ] as const) {
+      const failure = await checkResumableRunDirectory(directory).catch((error: unknown) => error);
+      expect(SkillOptError.isInstance(failure)).toBe(true);
+      expect((failure as SkillOptError).category).toBe('user');
+      expect((failure as SkillOptError).message).toBe(
+        `There is nothing to resume in ${directory}: ${why}. Start a run there with \`skillopt train --config <your config> --out ${directory}\`.`,
+      );
+    }
   });
 
   describe('commit protocol', () => {

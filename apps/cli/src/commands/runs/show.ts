@@ -63,7 +63,7 @@ function formatHeading(run: RunOverview, name: string): string {
 
 function formatStateSoFar(run: RunOverview): string {
   const state = run.state;
-  if (!state) return 'Nothing committed yet: the run stopped before its baseline (start it again, or resume it with `skillopt train --resume`).';
+  if (!state) return 'Nothing committed yet: the run stopped before its baseline (resume it with `skillopt train --resume`).';
   const rows: string[][] = [
     [
       '  steps',
