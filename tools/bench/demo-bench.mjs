@@ -63,6 +63,7 @@ for (const latencyMs of latencies) {
       ]),
     ),
     summedModelLatencyMs: summary.usage.overall.latencyMs,
+    bytesWritten: last.bytesWritten,
     rollouts: summary.rollouts,
     accepted: summary.acceptedCandidates,
     rejected: summary.rejectedCandidates,
@@ -97,18 +98,20 @@ const zero = results.find((result) => result.latencyMs === 0);
 console.log('Time');
 console.log(
   table(
-    ['latency/call', 'wall', 'waves', 'calls', 'rollouts run', 'cache hits', 'Σ call latency', 'overlap', 'waves × latency', 'wall − waves × latency'],
+    ['latency/call', 'wall', 'waves', 'wall ÷ latency', 'calls', 'rollouts run', 'cache hits', 'Σ call latency', 'overlap', 'waves × latency', 'run dir'],
     results.map((result) => [
       `${result.latencyMs} ms`,
       `${fixed(result.wallMs / 1000, 2)} s`,
       String(result.sequentialWaves),
+      // The latency slots the run took in fact: its wall time beyond the loop's own (at 0 ms), in calls.
+      result.latencyMs === 0 || !zero ? '—' : fixed((result.wallMs - zero.wallMs) / result.latencyMs, 1),
       String(result.calls),
       String(result.rollouts.run),
       String(result.rollouts.cacheHits),
       `${fixed(result.summedModelLatencyMs / 1000, 2)} s`,
       result.latencyMs === 0 ? '—' : `${fixed(result.summedModelLatencyMs / result.wallMs, 1)}×`,
       `${fixed((result.sequentialWaves * result.latencyMs) / 1000, 2)} s`,
-      `${fixed((result.wallMs - result.sequentialWaves * result.latencyMs) / 1000, 2)} s`,
+      `${fixed(result.bytesWritten / 1024, 0)} KiB`,
     ]),
   ),
 );
@@ -124,4 +127,5 @@ if (outcome?.test)
   console.log(
     `Outcome (every latency alike): ${outcome.accepted} accepted / ${outcome.rejected} rejected candidates; test hard ${fixed(outcome.test.initial.hard * 100)}% → ${fixed(outcome.test.best.hard * 100)}%.`,
   );
+console.log(`Peak resident memory of the bench process: ${fixed(process.resourceUsage().maxRSS / 1024, 0)} MiB.`);
 warnings.report();

@@ -3,7 +3,7 @@
 // as `skillopt train --config configs/demo/default.yaml` sets it up — but without the CLI, so what
 // is timed is the loop itself. Everything is imported from the BUILT packages (packages/*/dist):
 // build first (`pnpm exec nx run-many -t build`).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -90,11 +90,19 @@ export async function runDemo(overrides = [], transport = 'in-process') {
       onEvent: (event) => events.push(event),
     });
     const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-    return { parts, summary, events, wallMs };
+    return { parts, summary, events, wallMs, bytesWritten: directorySize(runDirectory) };
   } finally {
     await parts.close();
     rmSync(runDirectory, { recursive: true, force: true });
   }
+}
+
+/** Bytes of every file under a directory: what a run left in its run directory. */
+function directorySize(directory) {
+  let total = 0;
+  for (const entry of readdirSync(directory, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) total += statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+  return total;
 }
 
 /** `--name a,b,c` as a list of numbers. */
