@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { createSetupGate, killStartedProcesses, oneLine, type SetupGate, startSkillopt } from './helpers/cli-process';
 import { runSkillopt } from './helpers/command-runner';
+import { eventRunIds } from './helpers/run-events';
 
 // One run per directory: every `train` takes the run directory's lock (core's acquireDirectoryLock)
 // before it reads or writes the run. These tests start real CLI processes on one --out; the
@@ -28,12 +29,6 @@ afterEach(() => {
   gate.remove();
   project.remove();
 });
-
-/** The distinct run ids of the run directory's events. */
-function eventRunIds(): string[] {
-  const lines = readFileSync(path.join(runDirectory, 'events.jsonl'), 'utf8').trim().split('\n');
-  return [...new Set(lines.map((line) => (JSON.parse(line) as { runId: string }).runId))];
-}
 
 async function exitedProcessPid(): Promise<number> {
   const child = spawn(process.execPath, ['-e', '']);
@@ -80,7 +75,7 @@ describe('one run per directory', () => {
     const finished = await holder.ended;
     expect(finished.code).toBe(0);
     expect(gate.reached()).toEqual([holder.pid]);
-    const runIds = eventRunIds();
+    const runIds = eventRunIds(runDirectory);
     expect(runIds).toEqual([runId]);
     expect(existsSync(lockFile)).toBe(false);
   });
@@ -116,7 +111,7 @@ describe('one run per directory', () => {
     const holder = await ended.find((_, index) => trains[index]!.pid === holderPid)!;
     expect(holder.code).toBe(0);
     expect(gate.reached()).toEqual([holderPid]);
-    expect(eventRunIds()).toHaveLength(1);
+    expect(eventRunIds(runDirectory)).toHaveLength(1);
   });
 
   it('never takes over a lock from another host, and says how to remove it', async () => {

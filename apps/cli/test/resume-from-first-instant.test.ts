@@ -6,6 +6,7 @@ import { readRunOverview } from '@skillopt/core';
 import { runSkillopt } from './helpers/command-runner';
 import { createSetupGate, killStartedProcesses, oneLine, type SetupGate, startSkillopt } from './helpers/cli-process';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
+import { eventRunIds } from './helpers/run-events';
 
 // Resumable from the first instant: a run writes its identity (run.json) and config.json before
 // anything else, so a run killed at any instant after it started resumes, and a directory with
@@ -25,11 +26,6 @@ afterEach(() => {
   project.remove();
 });
 
-function eventRunIds(): string[] {
-  const lines = readFileSync(path.join(runDirectory, 'events.jsonl'), 'utf8').trim().split('\n');
-  return [...new Set(lines.map((line) => (JSON.parse(line) as { runId: string }).runId))];
-}
-
 describe('resuming from the first instant', () => {
   it('resumes a run killed with SIGKILL at its start, before its env was even set up', async () => {
     const train = startSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory, gate.environment);
@@ -46,7 +42,7 @@ describe('resuming from the first instant', () => {
     // The killed run's lock was stale: its process is gone.
     expect(oneLine(resumed.stderr)).toContain(`took over the lock of ${runDirectory} left by pid ${train.pid}`);
     expect((await readRunOverview(runDirectory)).status).toBe('finished');
-    expect(eventRunIds()).toEqual([runId]);
+    expect(eventRunIds(runDirectory)).toEqual([runId]);
   });
 
   it('prints a resume command, when a run stops before its baseline, that resumes it', async () => {
@@ -59,7 +55,7 @@ describe('resuming from the first instant', () => {
     const resumed = await startSkillopt(['train', '--resume', 'run', '--set', 'train.train_size=0'], project.directory).ended;
     expect(resumed.code).toBe(0);
     expect((await readRunOverview(runDirectory)).status).toBe('finished');
-    expect(eventRunIds()).toHaveLength(1);
+    expect(eventRunIds(runDirectory)).toHaveLength(1);
   });
 
   it('says how to start a run, exit 2, when the directory holds nothing to resume', async () => {

@@ -1,19 +1,11 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, type ChatModel, type RunEvent } from '@skillopt/contract';
 import { acceptBackend, acceptChatModel, checkTargetCapabilities, readEventsFile, readLedgerFile, train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
+import { temporaryRunDirectories } from './temporary-run-directories';
 
-const directories: string[] = [];
-function runDirectory(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-evolution-'));
-  directories.push(directory);
-  return path.join(directory, 'run');
-}
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
+const runDirectory = temporaryRunDirectories('skillopt-evolution-');
 
 /** A chat model from a future release: the same methods, a specification version this core does not know. */
 function modelOfVersion(version: string): ChatModel {

@@ -1,21 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, type RunEvent } from '@skillopt/contract';
 import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
+import { temporaryRunDirectories } from './temporary-run-directories';
 
 // A run whose evaluations measured nothing must fail as a failure — exit 1 with its cause and the
 // command that resumes — never finish with "0%".
-const directories: string[] = [];
-function runDirectory(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-evidence-'));
-  directories.push(directory);
-  return path.join(directory, 'run');
-}
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
+const runDirectory = temporaryRunDirectories('skillopt-evidence-');
 
 describe('a run whose evaluations measured nothing', () => {
   it('stops when every baseline item is excluded, names the cause and the resume command, and resumes once the provider is back', async () => {

@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { messageText, type ChatModel, type GenerateRequest } from '@skillopt/contract';
 import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
+import { temporaryRunDirectories } from './temporary-run-directories';
 
 // Independent evaluations run together. A latch holds the target's calls of the chosen items until
 // as many are in flight at once as only overlapping evaluations can put there, then lets every call
 // through: were the evaluations run one after the other, the latch would never open.
-const directories: string[] = [];
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
+const runDirectory = temporaryRunDirectories('skillopt-overlap-');
 
 function latchedTarget(holds: (question: string) => boolean, opensAt: number) {
   const scripted = createScriptedTarget();
@@ -37,15 +32,13 @@ function latchedTarget(holds: (question: string) => boolean, opensAt: number) {
 }
 
 async function trainWith(model: ChatModel) {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-overlap-'));
-  directories.push(directory);
   // Enough rollouts in flight for every evaluation of a group at once.
   return train({
     config: trainingConfig({ run: { retries: 1, rollout_concurrency: 64 } }),
     environment: createArithmeticEnvironment(),
     target: { kind: 'chat', model },
     optimizer: createScriptedOptimizer().model,
-    runDirectory: path.join(directory, 'run'),
+    runDirectory: runDirectory(),
   });
 }
 

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, type RunEvent } from '@skillopt/contract';
 import { readLedgerFile, summariseEntries, train } from '../../src/index';
@@ -11,16 +10,9 @@ import {
   createScriptedTarget,
   trainingConfig,
 } from './scripted-training-doubles';
+import { temporaryRunDirectories } from './temporary-run-directories';
 
-const directories: string[] = [];
-function runDirectory(): string {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-train-'));
-  directories.push(directory);
-  return path.join(directory, 'run');
-}
-afterAll(() => {
-  for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-});
+const runDirectory = temporaryRunDirectories('skillopt-train-');
 
 /** The totals of the run's ledger.jsonl, as a reader computes them. */
 async function ledgerTotalsOf(directory: string) {
