@@ -21,6 +21,7 @@ import { firstItems, stepsPerEpoch as computeStepsPerEpoch } from './batch-plan.
 import { selectionScoresOf } from './run-gate.js';
 import { runEpochEnd } from './epoch-end.js';
 import type { LoadedSplits } from '../setup/prepare-run.js';
+import { checkTrainingSplits } from '../setup/training-splits.js';
 import { testScoresOf } from './test-scores.js';
 import type { RunSummary } from './run-summary.js';
 import { fromRuntimeState, toRuntimeState, trainerSnapshotSchema, type TrainerSnapshot, type TrainerState } from './trainer-state.js';
@@ -71,6 +72,8 @@ async function loadSplits(
   const [train, val, test] = loaded
     ? [loaded.train, loaded.val, loaded.test]
     : await Promise.all([environment.loadSplit('train'), environment.loadSplit('val'), environment.loadSplit('test')]);
+  // The same check as run setup's, for callers that hand train() an env without prepareRun.
+  await checkTrainingSplits(config, environment.id, { train, val, test });
   if (config.train.train_size > train.length)
     throw new SkillOptError({
       code: ERROR_CODES.configInvalid,
@@ -82,14 +85,6 @@ async function loadSplits(
     selection: firstItems(val, config.evaluation.sel_env_num),
     test: firstItems(test, config.evaluation.test_env_num),
   };
-  if (splits.train.length === 0)
-    throw new SkillOptError({ code: ERROR_CODES.dataInvalid, category: 'user', message: `the env "${environment.id}" returned no training items` });
-  if (splits.selection.length === 0)
-    throw new SkillOptError({
-      code: ERROR_CODES.dataInvalid,
-      category: 'user',
-      message: `the env "${environment.id}" returned no validation items, which the gate needs`,
-    });
   return { ...splits, sizes: { train: splits.train.length, val: splits.selection.length, test: splits.test.length } };
 }
 

@@ -99,6 +99,20 @@ describe('train', () => {
     expect(summary.simulatedRoles).toEqual([]);
   });
 
+  it('refuses an env with an empty val split, as run setup does, when called without it', async () => {
+    const environment = createArithmeticEnvironment();
+    const withoutVal = { ...environment, loadSplit: async (split: 'train' | 'val' | 'test') => (split === 'val' ? [] : environment.loadSplit(split)) };
+    await expect(
+      train({
+        config: trainingConfig(),
+        environment: withoutVal,
+        target: { kind: 'chat', model: createScriptedTarget().model },
+        optimizer: createScriptedOptimizer().model,
+        runDirectory: runDirectory(),
+      }),
+    ).rejects.toMatchObject({ code: ERROR_CODES.dataInvalid, details: { split: 'val', environmentId: 'arithmetic' } });
+  });
+
   it('gives the same best skill for the same seed', async () => {
     const first = await uninterruptedRun();
     const second = await uninterruptedRun();
