@@ -1,3 +1,5 @@
+import type { SplitName } from '@skillopt/contract';
+
 /** A score in 0..1 as a percentage with one decimal, or a dash when there is none. */
 export function formatScore(score: number | null | undefined): string {
   return score === null || score === undefined ? '—' : `${(score * 100).toFixed(1)}%`;
@@ -7,6 +9,16 @@ export function formatUsd(usd: number, unpricedCalls: number): string {
   const amount = `$${usd.toFixed(4)}`;
   return unpricedCalls > 0 ? `${amount} (+${unpricedCalls} call${unpricedCalls === 1 ? '' : 's'} without a price)` : amount;
 }
+
+/** Counts per split, in split order, leaving out zeros: "2 val, 1 test" (or with other labels); empty for none. */
+export function formatPerSplit(counts: Readonly<Record<SplitName, number>>, labels: Readonly<Record<SplitName, string>> = SPLIT_NAMES): string {
+  return (['train', 'val', 'test'] as const)
+    .filter((split) => counts[split] > 0)
+    .map((split) => `${counts[split]} ${labels[split]}`)
+    .join(', ');
+}
+
+const SPLIT_NAMES: Readonly<Record<SplitName, string>> = { train: 'train', val: 'val', test: 'test' };
 
 export function formatCount(value: number): string {
   return value.toLocaleString('en-US');

@@ -1,6 +1,6 @@
 import type { RunEvent, SplitName } from '@skillopt/contract';
 import { splitOfRolloutPhase } from '@skillopt/core';
-import { formatScore, formatUsd } from './format.js';
+import { formatPerSplit, formatScore, formatUsd } from './format.js';
 
 export type ProgressMode = 'terminal' | 'lines' | 'json';
 
@@ -43,7 +43,7 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
   const drawStatus = () => {
     if (mode !== 'terminal') return;
     const rollouts = status.rolloutsTotal > 0 ? ` ${status.phase} ${status.rolloutsDone}/${status.rolloutsTotal}` : '';
-    const excluded = excludedPerSplit(status.excluded);
+    const excluded = formatPerSplit(status.excluded);
     output.write(
       `\r\u001b[2Kepoch ${status.epoch}/${status.epochs} step ${status.globalStep}/${status.totalSteps}${rollouts}` +
         ` | best ${formatScore(status.incumbent)} cand ${formatScore(status.candidate)}` +
@@ -106,7 +106,7 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
             line(`  step ${event.globalStep}: ${event.excludedItems} ${event.excludedItems === 1 ? 'item' : 'items'} excluded (infrastructure)`);
           break;
         case 'epoch-finished': {
-          const excluded = excludedPerSplit(status.excluded);
+          const excluded = formatPerSplit(status.excluded);
           line(
             `Epoch ${event.epoch} finished: best validation ${formatScore(event.bestScore)}${excluded === '' ? '' : `; excluded so far (infrastructure): ${excluded}`}`,
           );
@@ -130,12 +130,4 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
       if (mode === 'terminal') clearStatus();
     },
   };
-}
-
-/** The exclusions so far, per split ("2 val, 1 test"); empty when there were none. */
-function excludedPerSplit(excluded: Record<SplitName, number>): string {
-  return (['train', 'val', 'test'] as const)
-    .filter((split) => excluded[split] > 0)
-    .map((split) => `${excluded[split]} ${split}`)
-    .join(', ');
 }

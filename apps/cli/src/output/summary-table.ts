@@ -1,6 +1,6 @@
 import type { RolloutPhase, SplitName } from '@skillopt/contract';
 import { splitOfRolloutPhase, type RunSummary } from '@skillopt/core';
-import { formatCount, formatScore, formatTable, formatUsd } from './format.js';
+import { formatCount, formatPerSplit, formatScore, formatTable, formatUsd } from './format.js';
 
 /** The table `skillopt train` ends with. */
 export function formatRunSummary(summary: RunSummary): string {
@@ -53,12 +53,7 @@ const SPLIT_LABELS: Record<SplitName, string> = { train: 'training', val: 'valid
 
 /** Items excluded for infrastructure failures, per split: "none excluded" or "2 validation, 1 test excluded". */
 function describeExclusions(excluded: ReadonlyArray<{ phase: string }>): string {
-  if (excluded.length === 0) return 'none excluded (infrastructure)';
-  const counts = new Map<SplitName, number>();
-  for (const item of excluded) {
-    const split = splitOfRolloutPhase(item.phase as RolloutPhase);
-    counts.set(split, (counts.get(split) ?? 0) + 1);
-  }
-  const parts = (['train', 'val', 'test'] as const).filter((split) => counts.has(split)).map((split) => `${counts.get(split)} ${SPLIT_LABELS[split]}`);
-  return `${parts.join(', ')} excluded (infrastructure)`;
+  const counts: Record<SplitName, number> = { train: 0, val: 0, test: 0 };
+  for (const item of excluded) counts[splitOfRolloutPhase(item.phase as RolloutPhase)] += 1;
+  return `${formatPerSplit(counts, SPLIT_LABELS) || 'none'} excluded (infrastructure)`;
 }
