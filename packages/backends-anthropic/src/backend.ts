@@ -15,6 +15,12 @@ import { priceTable } from './price-table.js';
 import { ANTHROPIC_API_KEY_STEM, ANTHROPIC_PROVIDER } from './provider.js';
 import { hasRateLimits, resolveRoleSettings } from './role-settings.js';
 
+/**
+ * Calls in flight per base URL and key when the config sets no `max_concurrency`: within a new
+ * account's limits, raised by the user who has more (docs/backends/anthropic.md, `max_concurrency`).
+ */
+const DEFAULT_MAX_CONCURRENCY = 4;
+
 export const manifest: PackageManifest<'backend', AnthropicBackendConfig> = {
   kind: 'backend',
   id: 'anthropic',
@@ -88,7 +94,9 @@ export function createBackend(config: AnthropicBackendConfigInput | AnthropicBac
           // A key in the base URL's query is a credential like the API key: another key, another budget.
           { provider: ANTHROPIC_PROVIDER, endpoint: baseUrl, credential: [apiKey, ...queryValues].join('\n'), backendId: 'anthropic' },
           hasRateLimits(roleSettings.limits) ? roleSettings.limits : undefined,
+          { limits: { maxConcurrency: DEFAULT_MAX_CONCURRENCY } },
         ),
+        defaultConcurrency: roleSettings.limits.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
         retryTiming: runtime.retryTiming,
       });
     },

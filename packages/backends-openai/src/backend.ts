@@ -16,6 +16,12 @@ export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   originalConfig: originalConfigFormat,
 };
 
+/**
+ * Calls in flight per endpoint and key when the config sets no `max_concurrency`: low enough for a
+ * new account's limits, and raised by the user who has more (docs/backends/openai.md, `max_concurrency`).
+ */
+const DEFAULT_MAX_CONCURRENCY = 8;
+
 /** Things a test (or an embedding program) may replace; a run config never sets them. */
 export interface OpenAiBackendOptions {
   /** Where secrets and defaults are read from. Default `process.env`. */
@@ -62,6 +68,7 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
     return rateLimiters.limiterFor(
       { provider: settings.provider, endpoint, backendId: 'openai', ...(credential ? { credential } : {}) },
       configured ? settings.limits : undefined,
+      { limits: { maxConcurrency: DEFAULT_MAX_CONCURRENCY } },
     );
   }
 
@@ -72,6 +79,7 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
       const { settings, credentials } = resolveModelSettings(section, request, environment);
       return createOpenAiChatModel(settings, credentials, {
         limiter: limiterFor(settings, credentials),
+        defaultConcurrency: settings.limits.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),
         ...(options.random ? { random: options.random } : {}),

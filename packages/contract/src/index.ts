@@ -70,6 +70,7 @@ export {
   type WorkspaceFile,
   workspaceFileSchema,
 } from './agent-runner.js';
+export type { DispatchAnnouncement } from './dispatch-announcement.js';
 export { SPLIT_NAMES, type SplitName, type TaskItem, taskItemSchema } from './task-item.js';
 export { type Trajectory, trajectorySchema, type TrajectoryTurn, trajectoryTurnSchema } from './trajectory.js';
 export {

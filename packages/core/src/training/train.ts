@@ -12,6 +12,7 @@ import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { RUN_FILES } from '../run-store/run-directory-layout.js';
@@ -49,7 +50,7 @@ export interface TrainOptions {
   resumeCommand?: string;
   /** The env's splits as run setup loaded them (prepareRun); absent: train() loads them itself. */
   splits?: LoadedSplits;
-  /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
+  /** Where rollouts run; default: in this process, at most `rolloutConcurrencyOf(config, target)` at once. */
   executor?: Executor;
   /** The roles whose backend is a simulator (run setup's `simulatedRoles`), for the summary's label. */
   simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
@@ -151,7 +152,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       events,
       ledger,
       cache,
-      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: config.env.rollout_workers ?? config.run.rollout_concurrency }),
+      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: rolloutConcurrencyOf(config, target) }),
       signal,
       splits,
       stepsPerEpoch,

@@ -4,6 +4,7 @@ import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -85,7 +86,7 @@ export async function evaluateInRun(
     target: context.target,
     cache: context.cache,
     executor: context.executor,
-    concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
+    concurrency: rolloutConcurrencyOf(config, context.target),
     retries: config.run.retries,
     signal: options.signal ?? context.signal,
     phase,
