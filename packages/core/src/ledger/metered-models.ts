@@ -13,6 +13,7 @@ import type {
 } from '@skillopt/contract';
 import { messageText, SkillOptError } from '@skillopt/contract';
 import { estimateTokens } from '@skillopt/backends-kit';
+import { latencySlotRecorder } from '@skillopt/runtime-kit';
 import type { RunEventEmitter } from '../events/run-event-input.js';
 import type { LedgerEntry } from './ledger-entry.js';
 import type { Ledger, StartedCall } from './ledger.js';
@@ -81,6 +82,7 @@ async function metered<Result extends { usage: Usage; warnings?: CallWarning[] |
 ): Promise<Result> {
   const now = options.now ?? (() => performance.now());
   if (options.enforceBudget === true) options.ledger.assertWithinBudget([options.role, 'total']);
+  const countLatencySlot = latencySlotRecorder();
   let started: StartedCall | undefined;
   let startedAt = 0;
   // The start is on disk before the provider can receive anything; announced once, however many attempts.
@@ -93,6 +95,7 @@ async function metered<Result extends { usage: Usage; warnings?: CallWarning[] |
         modelId: model.modelId,
         estimatedUsage: { inputTokens: estimatedInputTokens, outputTokens: 0, estimated: true },
       });
+      countLatencySlot();
       await started.written;
       startedAt = now();
     }
