@@ -1,15 +1,7 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import {
-  estimateRun,
-  lockRunDirectory,
-  prepareRun,
-  readRunOverview,
-  train,
-  type DirectoryLock,
-  type RunConfigRequest,
-  type SkillOptConfig,
-} from '@skillopt/core';
+import { estimateRun, lockRunDirectory, prepareRun, readRunOverview, train, type DirectoryLock, type SkillOptConfig } from '@skillopt/core';
+import type { RunConfigRequest } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
