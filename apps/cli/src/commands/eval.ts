@@ -8,6 +8,7 @@ import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, type Stop
 import { formatCount, formatScore, formatTable, formatUsd } from '../output/format.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
+import { requireSomeConfig } from '../run-setup/missing-config.js';
 import { writeLine, writeWarning } from '../inspection/write-output.js';
 
 const SPLITS = ['test', 'val', 'train'] as const;
@@ -46,10 +47,9 @@ export default class Eval extends SkillOptCommand {
         category: 'user',
         message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it`,
       });
-    const run = await prepareRun({
-      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
-      needsOptimizer: false,
-    });
+    const configRequest = await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
+    requireSomeConfig(configRequest, { bin: this.config.bin, withConfig: `${this.config.bin} eval --config <file> --skill ${flags.skill}` });
+    const run = await prepareRun({ ...configRequest, needsOptimizer: false });
     for (const warning of run.warnings) writeWarning(warning.message);
     if (run.splitSizes[split] === 0)
       throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the ${split} split of ${run.environment.id} has no items` });

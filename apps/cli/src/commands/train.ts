@@ -1,10 +1,12 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { estimateRun, lockRunDirectory, prepareRun, readRunOverview, train, type DirectoryLock, type SkillOptConfig } from '@skillopt/core';
+import type { RunConfigRequest } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
+import { requireSomeConfig } from '../run-setup/missing-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
 
 export default class Train extends SkillOptCommand {
@@ -40,12 +42,13 @@ export default class Train extends SkillOptCommand {
   private runDirectoryLock: DirectoryLock | undefined;
 
   async run(): Promise<void> {
-    const { flags } = await this.parse(Train);
+    // `skillopt demo` is this command with its own flags and config (commands/demo.ts).
+    const { flags } = await this.parse(this.constructor as typeof Train);
     const workingDirectory = process.cwd();
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
     if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
     const run = await prepareRun({
-      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
+      ...(await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined)),
       ...(resumeDirectory ? { resumeDirectory } : {}),
       needsOptimizer: true,
     });
@@ -98,6 +101,17 @@ export default class Train extends SkillOptCommand {
     } finally {
       for (const signal of STOP_SIGNAL_NAMES) process.removeListener(signal, interrupt);
     }
+  }
+
+  /** The run's config: the discovered project config and --config (a resumed run's is its config.json). */
+  protected async runConfigRequest(
+    flags: { config?: string | undefined; set: string[]; 'cfg-options': string[] },
+    workingDirectory: string,
+    resuming: boolean,
+  ): Promise<RunConfigRequest> {
+    const request = await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
+    if (!resuming) requireSomeConfig(request, { bin: this.config.bin, withConfig: `${this.config.bin} train --config <file>` });
+    return request;
   }
 
   override async finally(error: Error | undefined): Promise<unknown> {

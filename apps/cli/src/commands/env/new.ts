@@ -39,7 +39,7 @@ export default class EnvNew extends SkillOptCommand {
     if (directoryProblem !== undefined) this.error(directoryProblem, { exit: EXIT_CODES.usageOrConfig });
 
     const files = scaffoldFiles({ name: args.name, packageName, versions: detectScaffoldVersions(this.config.root) });
-    writeScaffold(directory, files);
+    await writeScaffold(directory, files);
 
     const shown = path.relative(workingDirectory, directory) || '.';
     this.log(`Wrote ${packageName} (env id "${args.name}") in ${shown}:`);
