@@ -55,6 +55,8 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
  */
 export abstract class SkillOptCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    // `this.exit(code)`: the command has printed what it had to; only the code is left.
+    if (error instanceof Errors.ExitError) throw error;
     if (this.jsonEnabled()) {
       const report = this.errorReport(error);
       // The text on stderr too: a person watching `--json > file` still sees why it stopped.
@@ -84,7 +86,12 @@ export abstract class SkillOptCommand extends Command {
 
   protected override logJson(json: unknown): void {
     // Plain JSON, never colourised, written past `console` (see inspection/write-output.ts).
-    process.stdout.write(`${JSON.stringify(redactSecrets(json), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(this.redactForOutput(json), null, 2)}\n`);
+  }
+
+  /** What --json prints: the value with every secret cut out (contract's redactSecrets). */
+  protected redactForOutput(value: unknown): unknown {
+    return redactSecrets(value);
   }
 
   override warn(input: string | Error): string | Error {

@@ -67,15 +67,17 @@ export default class Doctor extends SkillOptCommand {
     }
 
     if (this.jsonEnabled()) {
-      // The findings are the output, problems included: the exit code says whether there were any.
-      if (problems.length > 0) process.exitCode = EXIT_CODES.runFailed;
-      return {
+      const findings = {
         node,
         packages,
         credentials: credentials.map(({ name, present }) => ({ name, present })),
         ...(flags.config ? { config: { file: flags.config, packages: configPackages, endpoints } } : {}),
         problems,
       };
+      if (problems.length === 0) return findings;
+      // The findings are the output, problems included; the exit code says there were some.
+      this.logJson(findings);
+      this.exit(EXIT_CODES.runFailed);
     }
     const out: string[] = [];
     out.push('Node.js', `  ${node.version}  ${node.ok ? 'ok' : 'TOO OLD'} (skillopt needs ${required} or newer)`, '');
@@ -113,6 +115,12 @@ export default class Doctor extends SkillOptCommand {
     writeLine(out.join('\n'));
     if (problems.length > 0) this.exit(EXIT_CODES.runFailed);
     return undefined;
+  }
+
+  /** `credentials` holds names and booleans only (whether a key is set, never its value), under a key name redaction would hide whole. */
+  protected override redactForOutput(value: unknown): unknown {
+    const { credentials, ...findings } = value as { credentials?: unknown };
+    return credentials === undefined ? super.redactForOutput(value) : { ...(super.redactForOutput(findings) as object), credentials };
   }
 }
 

@@ -6,7 +6,7 @@ import type { ErrorReport } from './error-report.js';
  * value per line, each with a `type`. The run events come first, as the contract defines them
  * (`run-started`, `gate-decided`, …); the last line is `result` or `error`, names no event takes.
  */
-export const FINAL_LINE_TYPES = { result: 'result', error: 'error' } as const;
+const FINAL_LINE_TYPES = { result: 'result', error: 'error' } as const;
 
 /** A value as one line of JSON Lines, secrets cut out. */
 export function jsonLine(value: unknown): string {
