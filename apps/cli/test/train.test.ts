@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
+import { readJsonLines } from './helpers/json-lines';
 
 describe('skillopt train', () => {
   let project: FixtureProject;
@@ -23,10 +24,10 @@ describe('skillopt train', () => {
   it('prints only JSON lines with --json', async () => {
     const { stdout, error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run', '--json'], project.directory);
     expect(error).toBeUndefined();
-    const lines = stdout.trim().split('\n');
-    const events = lines.map((line) => JSON.parse(line) as { type: string });
+    const { events, final } = readJsonLines(stdout);
     expect(events[0]?.type).toBe('run-started');
     expect(events.at(-1)?.type).toBe('run-finished');
+    expect(final.type).toBe('result');
   });
 
   it('suggests the nearest key for a misspelt one and exits 2', async () => {
