@@ -146,7 +146,7 @@ describe('skillopt doctor', () => {
     const { stdout, error } = await runSkillopt(['doctor', '--config', 'train.yaml'], project.directory);
     expect(error?.oclif?.exit).toBe(1);
     expect(stdout).toMatch(new RegExp(`backends\\.local\\.target\\.base_url http://127\\.0\\.0\\.1:${port}/v1: NO ANSWER`));
-    expect(stdout).toContain('npm install @skillopt/env-nosuchbench');
+    expect(stdout).toContain('If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-nosuchbench');
     expect(stdout).toMatch(/\d problem\(s\):/);
   });
 
