@@ -9,7 +9,7 @@ import {
   type OpenAiRole,
   type ThinkingMode,
 } from './config-schema.js';
-import { apiKeyVariables, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
+import { apiKeyVariables, apiKeyVariableToSet, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
 import { DEFAULT_AZURE_AD_SCOPE, DEFAULT_AZURE_API_VERSION, MINIMAX_REGIONS, PRESETS, type Preset, type PresetId } from './presets.js';
 import { isOpenAiReasoningModel } from './reasoning-models.js';
 import { describeUrl, hostOf, trimTrailingSlashes } from './safe-url.js';
@@ -49,6 +49,8 @@ export interface ResolvedModelSettings {
   apiKeyVariable?: string;
   /** The variables that were looked at for a key, for messages. */
   apiKeyVariablesTried: string[];
+  /** The one variable a message tells the user to set when no key was sent. */
+  apiKeyVariableToSet: string;
   thinkingMode?: ThinkingMode;
   thinkingWire: ThinkingWire;
   /** undefined: none configured (a call's own may still be sent); null: never send one. */
@@ -93,7 +95,7 @@ export function resolveModelSettings(
   const role = request.role;
   const own: OpenAiModelSettings = config[role] ?? {};
   const pick = <Key extends keyof OpenAiModelSettings>(key: Key): OpenAiModelSettings[Key] => (own[key] !== undefined ? own[key] : config[key]);
-  const presetId: PresetId = pick('preset') ?? 'openai';
+  const presetId = presetOf(pick('preset'), pick('base_url'));
   const preset = PRESETS[presetId];
 
   const modelId = request.modelId?.trim() || pick('model') || preset.defaultModel;
@@ -168,6 +170,7 @@ export function resolveModelSettings(
     ...(azure ? { azure } : {}),
     ...(apiKeyVariable ? { apiKeyVariable } : {}),
     apiKeyVariablesTried,
+    apiKeyVariableToSet: apiKeyVariableToSet(presetId, pick('api_key_env')),
     ...(thinkingMode ? { thinkingMode } : {}),
     thinkingWire: thinkingWireOf(preset, baseUrl),
     ...(configuredTemperature !== undefined
@@ -191,6 +194,18 @@ export function resolveModelSettings(
 }
 
 type Pick = <Key extends keyof OpenAiModelSettings>(key: Key) => OpenAiModelSettings[Key];
+
+/**
+ * The preset named, else what the config's server says: a `base_url` of a host other than
+ * OpenAI's is an OpenAI-compatible server (`openai_compatible`: its key optional, its prices
+ * unknown), so `base_url` alone works against vLLM, Ollama or the simulator, and OPENAI_API_KEY
+ * never travels to a server the config names. Otherwise OpenAI's API.
+ */
+function presetOf(named: PresetId | undefined, baseUrl: string | undefined): PresetId {
+  if (named !== undefined) return named;
+  if (baseUrl !== undefined && hostOf(baseUrl) !== hostOf(PRESETS.openai.defaultBaseUrl as string)) return 'openai_compatible';
+  return 'openai';
+}
 
 /**
  * Config first, then the environment, then the preset's default (MiniMax: its region's URL); with
