@@ -84,6 +84,9 @@ describe('skillopt doctor', () => {
     expect(text.stdout).toMatch(/OPENAI_API_KEY\s+set\b/);
     expect(text.stdout).toMatch(/ANTHROPIC_API_KEY\s+not set\b/);
     expect(text.stdout).toMatch(/SOMEPROVIDER_API_KEY\s+set\b/);
+    // The variables come from the installed backends' manifests: the openai backend's presets' own.
+    expect(text.stdout).toMatch(/DEEPSEEK_API_KEY\s+not set\s+DeepSeek/);
+    expect(text.stdout).toMatch(/OPENAI_COMPATIBLE_API_KEY\s+not set\s+OpenAI-compatible servers/);
     const json = await runSkillopt(['doctor', '--json'], project.directory);
     const report = JSON.parse(json.stdout) as DoctorJson;
     expect(report.credentials).toContainEqual({ name: 'OPENAI_API_KEY', present: true });

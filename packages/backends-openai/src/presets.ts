@@ -27,6 +27,8 @@ type ThinkingDialect = 'chat-template-kwargs' | 'minimax-thinking' | 'none';
 
 export interface Preset {
   id: PresetId;
+  /** Who it reaches, in words (`skillopt doctor` lists its key variable as used by it). */
+  label: string;
   /** The `provider` of its ChatModels, which the price table is keyed on. */
   provider: string;
   /** Where requests go when neither the config nor the environment names a base URL. */
@@ -53,6 +55,7 @@ export interface Preset {
 export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   openai: {
     id: 'openai',
+    label: 'OpenAI',
     provider: 'openai',
     defaultBaseUrl: 'https://api.openai.com/v1',
     defaultModel: 'gpt-4o',
@@ -66,6 +69,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   azure: {
     id: 'azure',
+    label: 'Azure OpenAI',
     provider: 'azure-openai',
     // No default: the endpoint is the user's own resource.
     defaultModel: 'gpt-4o',
@@ -79,6 +83,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   qwen: {
     id: 'qwen',
+    label: 'Qwen',
     provider: 'qwen',
     // The original's default: a vLLM or SGLang server on this machine serving a Qwen model.
     defaultBaseUrl: 'http://localhost:8000/v1',
@@ -94,6 +99,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   minimax: {
     id: 'minimax',
+    label: 'MiniMax',
     provider: 'minimax',
     // From `region` (default global_en); see MINIMAX_REGIONS.
     defaultModel: 'MiniMax-M3',
@@ -108,6 +114,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   deepseek: {
     id: 'deepseek',
+    label: 'DeepSeek',
     provider: 'deepseek',
     defaultBaseUrl: 'https://api.deepseek.com/v1',
     defaultModel: 'deepseek-chat',
@@ -121,6 +128,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   vllm: {
     id: 'vllm',
+    label: 'vLLM',
     provider: 'vllm',
     defaultBaseUrl: 'http://localhost:8000/v1',
     environmentStem: 'VLLM',
@@ -133,6 +141,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   ollama: {
     id: 'ollama',
+    label: 'Ollama',
     provider: 'ollama',
     defaultBaseUrl: 'http://localhost:11434/v1',
     environmentStem: 'OLLAMA',
@@ -145,6 +154,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   llamacpp: {
     id: 'llamacpp',
+    label: 'llama.cpp',
     provider: 'llamacpp',
     defaultBaseUrl: 'http://localhost:8080/v1',
     environmentStem: 'LLAMACPP',
@@ -158,6 +168,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   openai_compatible: {
     id: 'openai_compatible',
+    label: 'OpenAI-compatible servers',
     provider: 'openai-compatible',
     // No default: an explicit base_url (or OPENAI_COMPATIBLE_BASE_URL) says which server.
     environmentStem: 'OPENAI_COMPATIBLE',

@@ -11,6 +11,7 @@ import {
 } from './config-schema.js';
 import { apiKeyVariables, apiKeyVariableToSet, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
 import { DEFAULT_AZURE_AD_SCOPE, DEFAULT_AZURE_API_VERSION, MINIMAX_REGIONS, PRESETS, type Preset, type PresetId } from './presets.js';
+import { impliedPreset } from './implied-preset.js';
 import { isOpenAiReasoningModel } from './reasoning-models.js';
 import { describeUrl, hostOf, trimTrailingSlashes } from './safe-url.js';
 
@@ -95,7 +96,7 @@ export function resolveModelSettings(
   const role = request.role;
   const own: OpenAiModelSettings = config[role] ?? {};
   const pick = <Key extends keyof OpenAiModelSettings>(key: Key): OpenAiModelSettings[Key] => (own[key] !== undefined ? own[key] : config[key]);
-  const presetId = presetOf(pick('preset'), pick('base_url'));
+  const presetId = impliedPreset(pick('preset'), pick('base_url'));
   const preset = PRESETS[presetId];
 
   const modelId = request.modelId?.trim() || pick('model') || preset.defaultModel;
@@ -194,18 +195,6 @@ export function resolveModelSettings(
 }
 
 type Pick = <Key extends keyof OpenAiModelSettings>(key: Key) => OpenAiModelSettings[Key];
-
-/**
- * The preset named, else what the config's server says: a `base_url` of a host other than
- * OpenAI's is an OpenAI-compatible server (`openai_compatible`: its key optional, its prices
- * unknown), so `base_url` alone works against vLLM, Ollama or the simulator, and OPENAI_API_KEY
- * never travels to a server the config names. Otherwise OpenAI's API.
- */
-function presetOf(named: PresetId | undefined, baseUrl: string | undefined): PresetId {
-  if (named !== undefined) return named;
-  if (baseUrl !== undefined && hostOf(baseUrl) !== hostOf(PRESETS.openai.defaultBaseUrl as string)) return 'openai_compatible';
-  return 'openai';
-}
 
 /**
  * Config first, then the environment, then the preset's default (MiniMax: its region's URL); with

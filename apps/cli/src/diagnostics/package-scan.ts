@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SUPPORTED_SPECIFICATION_VERSIONS, isSupportedSpecificationVersion, type PackageKind } from '@skillopt/contract';
+import { SUPPORTED_SPECIFICATION_VERSIONS, isSupportedSpecificationVersion, type CredentialVariable, type PackageKind } from '@skillopt/contract';
 import { conventionalPackageNamesIn, createPackageResolver, shortNameOf } from '@skillopt/core';
 
 /** An env or backend package installed where a directory's imports would find it. */
@@ -14,6 +14,8 @@ export interface InstalledPackage {
   /** From its manifest, once loaded. */
   id: string | undefined;
   specificationVersion: string | undefined;
+  /** Backends: the environment variables it reads its secrets from, as its manifest declares them. */
+  credentialVariables: readonly CredentialVariable[];
   ok: boolean;
   /** Why it cannot be used: it failed to load, is not a package of its kind, or targets another contract. */
   problem: string | undefined;
@@ -54,13 +56,21 @@ async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>
       ...base,
       id: manifest.id,
       specificationVersion: manifest.specificationVersion,
+      credentialVariables: manifest.credentials?.variables ?? [],
       ok: supported,
       problem: supported
         ? undefined
         : `declares package specification ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS['package-manifest'].join(', ')}`,
     };
   } catch (error) {
-    return { ...base, id: undefined, specificationVersion: undefined, ok: false, problem: error instanceof Error ? error.message : String(error) };
+    return {
+      ...base,
+      id: undefined,
+      specificationVersion: undefined,
+      credentialVariables: [],
+      ok: false,
+      problem: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
