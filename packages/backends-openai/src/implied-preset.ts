@@ -17,6 +17,6 @@ export function impliedPreset(named: PresetId | undefined, baseUrl: string | und
 export function presetNamed(value: unknown): PresetId | undefined {
   if (typeof value !== 'string') return undefined;
   const spelled = value.trim().toLowerCase();
-  const id = PRESET_ALIASES[spelled] ?? spelled;
+  const id = (PRESET_ALIASES as Readonly<Record<string, PresetId>>)[spelled] ?? spelled;
   return (PRESET_IDS as readonly string[]).includes(id) ? (id as PresetId) : undefined;
 }

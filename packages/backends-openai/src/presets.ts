@@ -4,11 +4,8 @@
  * key and base URL, and which request dialect it speaks. `openai` is the default preset.
  */
 
-export const PRESET_IDS = ['openai', 'azure', 'qwen', 'minimax', 'deepseek', 'vllm', 'ollama', 'llamacpp', 'openai_compatible'] as const;
-export type PresetId = (typeof PRESET_IDS)[number];
-
 /** Other spellings accepted in configs (including the original's backend names), lower-cased. */
-export const PRESET_ALIASES: Readonly<Record<string, PresetId>> = {
+export const PRESET_ALIASES = {
   azure_openai: 'azure',
   'azure-openai': 'azure',
   openai_chat: 'azure',
@@ -20,7 +17,10 @@ export const PRESET_ALIASES: Readonly<Record<string, PresetId>> = {
   'openai-compatible': 'openai_compatible',
   openai_compatible_chat: 'openai_compatible',
   compat: 'openai_compatible',
-};
+} as const satisfies Readonly<Record<string, PresetId>>;
+
+/** Every spelling a typed caller may pass as `preset`: the table's names and their aliases (a config file may also vary their case). */
+export type PresetName = PresetId | keyof typeof PRESET_ALIASES;
 
 /** How a preset's server takes the thinking switch (`thinking_mode`), if it has one. */
 type ThinkingDialect = 'chat-template-kwargs' | 'minimax-thinking' | 'none';
@@ -52,7 +52,7 @@ export interface Preset {
   local: boolean;
 }
 
-export const PRESETS: Readonly<Record<PresetId, Preset>> = {
+const PRESET_TABLE = {
   openai: {
     id: 'openai',
     label: 'OpenAI',
@@ -179,7 +179,15 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
     knowsOpenAiReasoningModels: false,
     local: false,
   },
-};
+} as const satisfies Readonly<Record<string, Omit<Preset, 'id'> & { id: string }>>;
+
+/** The names of the presets: the keys of the table, so a preset added there is a name everywhere. */
+export type PresetId = keyof typeof PRESET_TABLE;
+
+export const PRESETS: Readonly<Record<PresetId, Preset>> = PRESET_TABLE;
+
+/** The presets' names in the table's order (the order docs list them in). */
+export const PRESET_IDS = Object.keys(PRESET_TABLE) as [PresetId, ...PresetId[]];
 
 /** MiniMax's API regions (the original's names) and their base URLs. */
 export const MINIMAX_REGIONS = {
