@@ -156,6 +156,25 @@ try {
   record('type-check consumers against the installed declarations (NodeNext)', () =>
     execFileSync('node', [typescriptCompiler, '-p', 'tsconfig.json'], { cwd: projectDirectory, stdio: 'pipe' }),
   );
+  // And a CommonJS consumer under node10, which reads no `exports`: subpaths (`@skillopt/env-kit/conformance`) resolve through typesVersions.
+  writeFileSync(path.join(projectDirectory, 'consumer-node10.ts'), `${typeImports}\n`);
+  const node10Options = {
+    module: 'CommonJS',
+    moduleResolution: 'node10',
+    ignoreDeprecations: '6.0',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+    lib: ['ES2022'],
+  };
+  writeFileSync(
+    path.join(projectDirectory, 'tsconfig.node10.json'),
+    JSON.stringify({ compilerOptions: node10Options, files: ['consumer-node10.ts'] }, null, 2),
+  );
+  record('type-check a consumer under node10 resolution (typesVersions)', () =>
+    execFileSync('node', [typescriptCompiler, '-p', 'tsconfig.node10.json'], { cwd: projectDirectory, stdio: 'pipe' }),
+  );
 
   // The CLI as a user runs it: the bin npm linked, from the fresh project.
   if (chosen.includes('@skillopt/cli')) {

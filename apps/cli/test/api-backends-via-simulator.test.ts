@@ -48,10 +48,10 @@ describe('the API backends against the simulator on loopback', () => {
       // Rollouts served from the run's cache are ledger entries too (hits, with no usage): skip them.
       const calls = ledger.entries.filter((entry) => entry.role === role && entry.cacheHit !== true);
       expect(calls.length).toBeGreaterThan(0);
-      // The provider is named after the preset (openai-compatible here).
+      // The config names base_url and no preset: an OpenAI-compatible server, reached with no key.
       expect(
         calls.every(
-          (entry) => entry.provider.startsWith('openai') && entry.usage !== undefined && entry.usage.inputTokens > 0 && entry.usage.estimated !== true,
+          (entry) => entry.provider === 'openai-compatible' && entry.usage !== undefined && entry.usage.inputTokens > 0 && entry.usage.estimated !== true,
         ),
       ).toBe(true);
     }

@@ -1,4 +1,5 @@
 import type { Backend, BackendPackage, ModelRequest, PackageManifest } from '@skillopt/contract';
+import { openAiCredentials } from './credentials.js';
 import { parseBackendConfig, processRateLimiters, type EnvironmentSource, type RateLimiterRegistry } from '@skillopt/backends-kit';
 import type { AzureIdentityLoader } from './azure-identity.js';
 import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } from './chat-model.js';
@@ -14,6 +15,7 @@ export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   configSchema: openAiBackendConfigSchema,
   description: 'OpenAI, Azure OpenAI and OpenAI-compatible servers (Qwen, MiniMax, DeepSeek, vLLM, Ollama, llama.cpp) through Chat Completions.',
   originalConfig: originalConfigFormat,
+  credentials: openAiCredentials,
 };
 
 /**

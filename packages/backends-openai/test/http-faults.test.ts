@@ -23,7 +23,7 @@ afterEach(async () => {
 
 function modelFor(config: OpenAiBackendConfigInput = {}, modelId = 'gpt-5-mini') {
   const backend = createBackend(
-    { base_url: server.url('/v1'), ...config },
+    { preset: 'openai', base_url: server.url('/v1'), ...config },
     {
       environment: { OPENAI_API_KEY: KEY },
       // Record the waits instead of sleeping them.

@@ -126,10 +126,14 @@ export {
 export { isSecretKey, REDACTED, redactSecrets, redactSecretText } from './secret-redaction.js';
 export {
   type Backend,
+  type BackendCredentials,
+  type BackendCredentialsV1,
   type BackendPackage,
   type BackendPackageV1,
   type BackendV1,
   type ConfigSchema,
+  type CredentialVariable,
+  type CredentialVariableV1,
   describeBackendPackageProblem,
   describeEnvironmentPackageProblem,
   type EnvironmentPackage,

@@ -16,7 +16,7 @@ export default class Doctor extends SkillOptCommand {
   static override enableJsonFlag = true;
   static override summary = 'Check the setup: Node.js, installed packages, credentials and endpoints.';
   static override description =
-    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which credentials are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
+    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which of the credentials the installed backends read are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
   static override examples = [
     { description: 'Check the setup', command: '<%= config.bin %> doctor' },
     { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config configs/searchqa/default.yaml' },
@@ -47,7 +47,7 @@ export default class Doctor extends SkillOptCommand {
     for (const found of packages.flatMap((location) => location.packages))
       if (!found.ok) problems.push(`${found.packageName}: ${found.problem ?? 'cannot be used'}`);
 
-    const credentials = credentialPresence();
+    const credentials = credentialPresence(packages.flatMap((location) => location.packages.flatMap((found) => found.credentialVariables)));
 
     let configPackages: ConfigPackage[] | undefined;
     let endpoints: EndpointCheck[] | undefined;
