@@ -26,7 +26,7 @@ describe('latency slots', () => {
     const narrow = await trainAt(1);
     const wide = await trainAt(64);
     for (const { summary } of [narrow, wide]) {
-      const calls = summary.usage.byRole.target.calls + summary.usage.byRole.optimizer.calls;
+      const calls = (summary.usage.byRole.target?.calls ?? 0) + (summary.usage.byRole.optimizer?.calls ?? 0);
       expect(summary.latencySlots).toBeGreaterThanOrEqual(summary.sequentialWaves);
       expect(summary.latencySlots).toBeLessThanOrEqual(calls);
     }
