@@ -1,5 +1,6 @@
 import { Command, Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { unknownFlagError } from './usage/unknown-flag.js';
 
 /** The exit codes of every command (README, "Exit codes"): 128 + the signal's number for a stop by signal, as shells report it. */
 export const EXIT_CODES = { ok: 0, runFailed: 1, usageOrConfig: 2, interrupted: 130, terminated: 143 } as const;
@@ -45,6 +46,7 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
  */
 export abstract class SkillOptCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    error = unknownFlagError(error, `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trimEnd()) ?? error;
     if (SkillOptError.isInstance(error)) this.error(error.message, { exit: exitCodeOf(error) });
     return super.catch(error);
   }
