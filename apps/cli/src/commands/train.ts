@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { estimateRun, lockRunDirectory, prepareRun, readRunOverview, train, type DirectoryLock, type SkillOptConfig } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
+import { coloursFor } from '../output/colours.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
@@ -64,7 +65,8 @@ export default class Train extends SkillOptCommand {
     if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
       this.log(`The run in ${path.relative(workingDirectory, resumeDirectory) || '.'} already finished: nothing is trained or paid for again.`);
     if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
-    const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
+    const colours = coloursFor(process.stdout);
+    const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) }, { colours, columns: () => process.stdout.columns });
     const controller = new AbortController();
     // Ctrl-C and SIGTERM (a service manager's or container's stop) both stop at the next safe point.
     const interrupt = (signal: StopSignal) => {
@@ -90,7 +92,7 @@ export default class Train extends SkillOptCommand {
         resumeCommand: `${this.config.bin} train --resume ${path.relative(workingDirectory, runDirectory) || '.'}`,
       });
       display.finish();
-      if (!flags.json) this.log(`\n${formatRunSummary(summary)}`);
+      if (!flags.json) this.log(`\n${formatRunSummary(summary, colours)}`);
     } catch (error) {
       display.finish();
       if (controller.signal.aborted) throw controller.signal.reason;
