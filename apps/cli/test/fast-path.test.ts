@@ -231,6 +231,11 @@ describe('the fast path of bin/run.js', () => {
         packageJson.oclif.additionalHelpFlags = '-h';
         return true;
       }),
+      // A help class other than the one shipped may print anything.
+      copyOfCli((packageJson) => {
+        packageJson.oclif.helpClass = './dist/help/another-help.js';
+        return true;
+      }),
       copyOfCli((_, manifest) => {
         manifest.commands.train!.aliases = ['fit'];
         return true;

@@ -59,10 +59,11 @@ describe('--help', () => {
 
 describe('did you mean', () => {
   it('names the nearest command for a misspelt one, top-level or in a topic, asks nothing and exits 2', async () => {
-    const [misspelt, inTopic, viaHelp, far] = await Promise.all([
+    const [misspelt, inTopic, viaHelp, viaHelpFlag, far] = await Promise.all([
       skillopt(['trian']),
       skillopt(['runs', 'lst']),
       skillopt(['help', 'tarin']),
+      skillopt(['tarin', '--help']),
       skillopt(['frobnicate']),
     ]);
     expect(misspelt).toMatchObject({ code: 2, stdout: '' });
@@ -72,6 +73,7 @@ describe('did you mean', () => {
     expect(inTopic.stderr.replace(/\s*›\s*/g, ' ')).toContain('Did you mean `skillopt runs list`?');
     expect(viaHelp.code).toBe(2);
     expect(viaHelp.stderr).toContain('Did you mean `skillopt train`?');
+    expect(viaHelpFlag).toEqual(viaHelp);
     expect(far.code).toBe(2);
     expect(far.stderr).toContain('`frobnicate` is not a skillopt command.');
     expect(far.stderr).not.toContain('Did you mean');

@@ -1,11 +1,10 @@
-import { Args, loadHelpClass, toConfiguredId, toStandardizedId } from '@oclif/core';
+import { Args, loadHelpClass } from '@oclif/core';
 import { SkillOptCommand } from '../base-command.js';
-import { unknownCommandError } from '../usage/unknown-command.js';
 
 /**
- * `skillopt help [COMMAND]`: what @oclif/plugin-help's command does (oclif's Help class, or the
- * CLI's own help class when package.json names one), without the plugin, so root help stays one
- * manifest the fast path can render. A name that is no command or topic exits 2 with the nearest.
+ * `skillopt help [COMMAND]`: what @oclif/plugin-help's command does, with the help class package.json
+ * names (which names the nearest command for one that does not exist), without the plugin, so root
+ * help stays one manifest the fast path can render.
  */
 export default class Help extends SkillOptCommand {
   static override summary = 'Show the help of skillopt or of one of its commands.';
@@ -22,8 +21,6 @@ export default class Help extends SkillOptCommand {
   async run(): Promise<void> {
     const { argv } = await this.parse(Help);
     const words = argv as string[];
-    const id = toStandardizedId(words.join(' '), this.config);
-    if (id !== '' && !this.config.findCommand(id) && !this.config.findTopic(id)) throw unknownCommandError(toConfiguredId(id, this.config), this.config);
     const HelpClass = await loadHelpClass(this.config);
     await new HelpClass(this.config, this.config.pjson.oclif.helpOptions ?? this.config.pjson.helpOptions).showHelp(words);
   }

@@ -32,7 +32,9 @@ export interface CliDescription {
 
 // The oclif settings root help is known to print the same under; any other (plugins, a help class,
 // a theme, a state, more version flags…) leaves the answer to oclif.
-const UNDERSTOOD_OCLIF_SETTINGS = new Set(['bin', 'dirname', 'commands', 'additionalHelpFlags', 'hooks', 'topicSeparator', 'topics']);
+const UNDERSTOOD_OCLIF_SETTINGS = new Set(['bin', 'dirname', 'commands', 'additionalHelpFlags', 'helpClass', 'hooks', 'topicSeparator', 'topics']);
+// The help class the CLI ships (src/help/skillopt-help.ts): it prints oclif's help, changing only an unknown subject's error.
+const HELP_CLASS_PRINTING_OCLIF_HELP = './dist/help/skillopt-help.js';
 // Hooks that run only when they are not answering --help or --version: an `init` or `prerun` hook could print.
 const HOOKS_HELP_NEVER_RUNS = new Set(['command_not_found']);
 
@@ -70,6 +72,7 @@ export function readCliDescription(cliRoot: string): CliDescription | undefined 
   if (typeof settings.commands !== 'string' || settings.topicSeparator !== ' ') return undefined;
   const helpFlags = helpFlagsOf(settings.additionalHelpFlags);
   if (helpFlags === undefined || !onlyHooksHelpNeverRuns(settings.hooks)) return undefined;
+  if (settings.helpClass !== undefined && settings.helpClass !== HELP_CLASS_PRINTING_OCLIF_HELP) return undefined;
   const description = packageJson.description ?? '';
   const bin = settings.bin ?? name;
   const dirname = settings.dirname ?? name;
