@@ -164,6 +164,28 @@ describe('the progress display', () => {
     display.finish();
   });
 
+  it('redraws the status line between events on a terminal, so the elapsed time moves, until it is finished', () => {
+    jest.useFakeTimers();
+    try {
+      let clock = Date.parse(at(0));
+      let output = '';
+      const display = createProgressDisplay('terminal', { write: (text) => (output += text) }, { now: () => clock });
+      jest.advanceTimersByTime(3000);
+      // Nothing to show before the first event.
+      expect(output).toBe('');
+      display.onEvent(runStarted);
+      clock = Date.parse(at(2));
+      jest.advanceTimersByTime(1000);
+      expect(statusLines(output).at(-1)).toMatch(/^epoch 0\/1 step 0\/5 \| 2s \|/);
+      display.finish();
+      const finished = output;
+      jest.advanceTimersByTime(5000);
+      expect(output).toBe(finished);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('estimates the time left of a recorded run from the time its first step took', () => {
     const recorded = readFileSync(path.join(__dirname, 'fixtures', 'format-1-run', 'events.jsonl'), 'utf8')
       .trim()

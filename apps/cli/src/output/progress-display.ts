@@ -73,14 +73,15 @@ export function createProgressDisplay(
   };
   const drawStatus = () => {
     if (mode !== 'terminal') return;
-    const elapsed = pace.elapsedMs(now());
-    const remaining = pace.remainingMs(now());
-    const time =
+    const time = now();
+    const elapsed = pace.elapsedMs(time);
+    const remaining = pace.remainingMs(time);
+    const timing =
       elapsed === undefined ? '' : colours.dim(` | ${formatDuration(elapsed)}${remaining === undefined ? '' : `, about ${formatDuration(remaining)} left`}`);
     const rollouts = status.rolloutsTotal > 0 ? ` | ${status.phase} ${status.rolloutsDone}/${status.rolloutsTotal}` : '';
     const excluded = formatPerSplit(status.excluded);
     const text =
-      `epoch ${status.epoch}/${status.epochs} step ${status.globalStep}/${status.totalSteps}${time}${rollouts}` +
+      `epoch ${status.epoch}/${status.epochs} step ${status.globalStep}/${status.totalSteps}${timing}${rollouts}` +
       ` | best ${formatScore(status.incumbent)} cand ${formatScore(status.candidate)}` +
       ` | ${colours.green(`✓${status.accepted}`)} ${colours.red(`✗${status.rejected}`)} | ${status.calls} calls ${formatUsd(status.costUsd, status.unpriced)}` +
       (excluded === '' ? '' : ` | ${colours.yellow(`excluded ${excluded}`)}`);
