@@ -18,10 +18,11 @@ async function copyDemoAssets(): Promise<void> {
   for (const asset of DEMO_ASSETS) await cp(path.join(repositoryRoot, asset), path.join(demoDirectory, asset), { recursive: true });
 }
 
-// One file per command: oclif discovers commands by file in dist/commands. The fast path of
-// bin/run.js is an entry of its own, so answering --help loads nothing of the commands.
+// One file per command, hook and help class: oclif discovers commands by file in dist/commands and
+// loads hooks and the help class by the paths package.json names. The fast path of bin/run.js is an entry of its own, so
+// answering --help loads nothing of the commands.
 export default defineConfig({
-  entry: ['src/index.ts', 'src/fast-path.ts', 'src/commands/**/*.ts', '!src/**/*.test.ts'],
+  entry: ['src/index.ts', 'src/fast-path.ts', 'src/commands/**/*.ts', 'src/hooks/*.ts', 'src/help/*.ts', '!src/**/*.test.ts'],
   format: ['esm'],
   sourcemap: true,
   clean: true,

@@ -3,7 +3,7 @@ import { isatty } from 'node:tty';
 import { fileURLToPath } from 'node:url';
 import { answerWithoutOclif } from '../dist/fast-path.js';
 
-// `--version` and root `--help` are answered from the manifest; everything else is oclif's.
+// `--version` and root `--help` (or `-h`) are answered from the manifest; everything else is oclif's.
 const answered = answerWithoutOclif({
   argv: process.argv.slice(2),
   cliRoot: fileURLToPath(new URL('..', import.meta.url)),

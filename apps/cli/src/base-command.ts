@@ -2,6 +2,7 @@ import { Command, Errors, Flags } from '@oclif/core';
 import { ERROR_CODES, redactSecrets, SkillOptError } from '@skillopt/contract';
 import { writeWarning } from './inspection/write-output.js';
 import { type ErrorReport, errorReportOf, formatErrorText } from './output/error-report.js';
+import { unknownFlagError } from './usage/unknown-flag.js';
 
 /** The exit codes of every command (README, "Exit codes"): 128 + the signal's number for a stop by signal, as shells report it. */
 export const EXIT_CODES = { ok: 0, runFailed: 1, usageOrConfig: 2, interrupted: 130, terminated: 143 } as const;
@@ -55,6 +56,7 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
  */
 export abstract class SkillOptCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
+    error = unknownFlagError(error, `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trimEnd()) ?? error;
     // `this.exit(code)`: the command has printed what it had to; only the code is left.
     if (error instanceof Errors.ExitError) throw error;
     if (this.jsonEnabled()) {

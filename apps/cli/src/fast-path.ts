@@ -17,7 +17,7 @@ export interface FastPathRequest {
 }
 
 /**
- * Answers `skillopt --version`, `skillopt --help` and a bare `skillopt` without loading @oclif/core
+ * Answers `skillopt --version`, `skillopt --help` (or `-h`) and a bare `skillopt` without loading @oclif/core
  * (about 150 ms of a 230 ms start, docs/benchmarks.md): the text oclif would print, rendered from
  * package.json and oclif.manifest.json. Returns false, having printed nothing, for anything else
  * and whenever oclif might print something different (debugging on, a user theme, a colour setting
@@ -26,10 +26,14 @@ export interface FastPathRequest {
  */
 export function answerWithoutOclif(request: FastPathRequest): boolean {
   const { argv, environment } = request;
-  const asks = argv.length === 0 || (argv.length === 1 && argv[0] === '--help') ? 'help' : argv.length === 1 && argv[0] === '--version' ? 'version' : undefined;
-  if (asks === undefined || environment.SKILLOPT_NO_FAST_PATH || environment.DEBUG || environment.SKILLOPT_DEBUG) return false;
+  const [only, ...more] = argv;
+  // The cheap test first: most commands are neither, and need not read the manifest.
+  const mayAsk = argv.length === 0 || (more.length === 0 && only?.startsWith('-'));
+  if (!mayAsk || environment.SKILLOPT_NO_FAST_PATH || environment.DEBUG || environment.SKILLOPT_DEBUG) return false;
   const cli = readCliDescription(request.cliRoot);
   if (cli === undefined) return false;
+  const asks = only === undefined || cli.helpFlags.includes(only) ? 'help' : only === '--version' ? 'version' : undefined;
+  if (asks === undefined) return false;
   const userAgent = userAgentOf(cli.name, cli.version);
   if (userAgent === undefined) return false;
   if (asks === 'version') {

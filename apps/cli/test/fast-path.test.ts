@@ -104,7 +104,7 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('the fast path of bin/run.js', () => {
-  it.each([[['--version']], [['--help']], [[]]])('prints what oclif prints for %j, without loading oclif', async (args) => {
+  it.each([[['--version']], [['--help']], [['-h']], [[]]])('prints what oclif prints for %j, without loading oclif', async (args) => {
     const [fast, oclif] = await Promise.all([runBin(args), oclifAnswers(args)]);
     expect(fast.oclifLoaded).toBe(false);
     expect(oclif.oclifLoaded).toBe(true);
@@ -157,33 +157,31 @@ describe('the fast path of bin/run.js', () => {
     expect(fast.stdout).toBe(oclif.stdout);
   });
 
-  it('leaves unknown commands and flags to oclif, which reports them as before', async () => {
+  it('leaves unknown commands and flags to oclif, whose command_not_found hook names the nearest command and exits 2', async () => {
     const [misspelt, oclifMisspelt] = await Promise.all([runBin(['trian']), oclifAnswers(['trian'])]);
     expect(misspelt.oclifLoaded).toBe(true);
     expect(misspelt.exitCode).toBe(2);
-    expect(misspelt.stderr).toContain('command trian not found');
+    expect(misspelt.stderr).toContain('`trian` is not a skillopt command. Did you mean `skillopt train`?');
     expect(misspelt).toEqual(oclifMisspelt);
-    const shortFlag = await runBin(['-h']);
-    expect(shortFlag.oclifLoaded).toBe(true);
-    expect(shortFlag.exitCode).toBe(2);
-    expect(shortFlag.stderr).toContain('command -h not found');
+    const unknownFlag = await runBin(['-x']);
+    expect(unknownFlag.oclifLoaded).toBe(true);
+    expect(unknownFlag.exitCode).toBe(2);
+    expect(unknownFlag.stderr).toContain('`-x` is not a skillopt command.');
   });
 
-  it('leaves the help of a command to oclif: `skillopt train --help` and `skillopt help train`', async () => {
-    const [trainHelp, helpTrain] = await Promise.all([runBin(['train', '--help']), runBin(['help', 'train'])]);
+  it('leaves the help of a command to oclif: `skillopt train --help`, `train -h` and `help train` print the same', async () => {
+    const [trainHelp, trainShortHelp, helpTrain] = await Promise.all([runBin(['train', '--help']), runBin(['train', '-h']), runBin(['help', 'train'])]);
     expect(trainHelp.oclifLoaded).toBe(true);
     // oclif's engine check is skipped on a Node the CLI supports: it could not warn there.
     expect(trainHelp.semverLoaded).toBe(false);
     expect(trainHelp.exitCode).toBe(0);
     expect(trainHelp.stdout).toMatch(/^Train a skill document[\s\S]*USAGE\n {2}\$ skillopt train[\s\S]*--resume/);
-    // There is no help command (no @oclif/plugin-help): oclif says so, as it did before the fast path.
-    expect(helpTrain.oclifLoaded).toBe(true);
-    expect(helpTrain.exitCode).toBe(2);
-    expect(helpTrain.stderr).toContain('command help:train not found');
+    expect(trainShortHelp).toEqual(trainHelp);
+    expect(helpTrain).toEqual(trainHelp);
   });
 
-  it.each([[['--version', 'extra']], [['--help', 'extra']], [['runs']], [['runs', '--help']], [['--', '--help']], [['-v']]])(
-    'answers nothing for %j: only a bare --version or --help',
+  it.each([[['--version', 'extra']], [['--help', 'extra']], [['-h', 'extra']], [['runs']], [['runs', '--help']], [['--', '--help']], [['-v']], [['help']]])(
+    'answers nothing for %j: only a bare --version, --help or -h',
     (argv) => {
       const call = request(argv);
       expect(answerWithoutOclif(call)).toBe(false);
@@ -192,7 +190,7 @@ describe('the fast path of bin/run.js', () => {
   );
 
   it('answers root --help and --version for the CLI as built (its texts are all the fast path renders)', () => {
-    for (const argv of [['--help'], ['--version'], []]) {
+    for (const argv of [['--help'], ['-h'], ['--version'], []]) {
       const call = request(argv);
       expect(answerWithoutOclif(call)).toBe(true);
       expect(call.written.join('')).toMatch(/^(The skillopt command|@skillopt\/cli\/)/);
@@ -222,6 +220,20 @@ describe('the fast path of bin/run.js', () => {
       }),
       copyOfCli((packageJson) => {
         (packageJson.oclif as Record<string, unknown>).plugins = ['@oclif/plugin-not-found'];
+        return true;
+      }),
+      // An init hook runs before help and may print.
+      copyOfCli((packageJson) => {
+        (packageJson.oclif.hooks as Record<string, unknown>).init = './dist/hooks/init.js';
+        return true;
+      }),
+      copyOfCli((packageJson) => {
+        packageJson.oclif.additionalHelpFlags = '-h';
+        return true;
+      }),
+      // A help class other than the one shipped may print anything.
+      copyOfCli((packageJson) => {
+        packageJson.oclif.helpClass = './dist/help/another-help.js';
         return true;
       }),
       copyOfCli((_, manifest) => {

@@ -1,4 +1,5 @@
 import { summariseEntries, type RunSummary } from '@skillopt/core';
+import { coloursFor } from '../src/output/colours';
 import { formatRunSummary } from '../src/output/summary-table';
 
 function summary(overrides: Partial<RunSummary> = {}): RunSummary {
@@ -62,5 +63,15 @@ describe('the summary table', () => {
     expect(table).toMatch(/test accuracy\s+— initial skill → — best skill \(no lift: a score is missing\)/);
     expect(table).toContain('2 validation, 1 test excluded (infrastructure)');
     expect(formatRunSummary(summary({ excludedItems: [] }))).toContain('none excluded (infrastructure)');
+  });
+
+  it('styles the SIMULATED label, the decisions and the labels only when given colours, aligned as without', () => {
+    const plain = formatRunSummary(summary({ simulatedRoles: ['target'] }));
+    expect(plain).not.toContain('\u001b[');
+    const coloured = formatRunSummary(summary({ simulatedRoles: ['target'] }), coloursFor({ isTTY: false }, { FORCE_COLOR: '1' }));
+    expect(coloured).toContain('\u001b[33m\u001b[1mSIMULATED\u001b[22m\u001b[39m');
+    expect(coloured).toContain('\u001b[32m1 accepted\u001b[39m, \u001b[31m1 rejected\u001b[39m');
+    expect(coloured).toContain('\u001b[33m2 validation, 1 test excluded (infrastructure)\u001b[39m');
+    expect(coloured.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain);
   });
 });

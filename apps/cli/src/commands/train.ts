@@ -12,6 +12,7 @@ import {
   type SkillOptConfig,
 } from '@skillopt/core';
 import { configFlags, overridesOf, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
+import { coloursFor } from '../output/colours.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
@@ -77,7 +78,8 @@ export default class Train extends StreamingCommand {
     if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
       this.log(`The run in ${path.relative(workingDirectory, resumeDirectory) || '.'} already finished: nothing is trained or paid for again.`);
     if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
-    const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) });
+    const colours = coloursFor(process.stdout);
+    const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) }, { colours, columns: () => process.stdout.columns });
     const controller = new AbortController();
     // Ctrl-C and SIGTERM (a service manager's or container's stop) both stop at the next safe point.
     const interrupt = (signal: StopSignal) => {
@@ -104,7 +106,7 @@ export default class Train extends StreamingCommand {
         resumeCommand: this.resumeCommand,
       });
       display.finish();
-      this.log(`\n${formatRunSummary(summary)}`);
+      this.log(`\n${formatRunSummary(summary, colours)}`);
       return summary;
     } catch (error) {
       display.finish();

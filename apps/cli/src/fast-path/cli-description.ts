@@ -22,15 +22,21 @@ export interface CliDescription {
   bin: string;
   dirname: string;
   description: string;
+  /** The arguments that ask for help: `--help` and package.json's `oclif.additionalHelpFlags`. */
+  helpFlags: string[];
   /** The topics of package.json's `oclif.topics`, nested ones flattened to `a:b`. */
   topics: HelpTopic[];
   /** The commands of the manifest, in its order. */
   commands: HelpCommand[];
 }
 
-// The oclif settings root help is known to print the same under; any other (plugins, hooks, a help
-// class, a theme, a state, more help or version flags…) leaves the answer to oclif.
-const UNDERSTOOD_OCLIF_SETTINGS = new Set(['bin', 'dirname', 'commands', 'topicSeparator', 'topics']);
+// The oclif settings root help is known to print the same under; any other (plugins, a help class,
+// a theme, a state, more version flags…) leaves the answer to oclif.
+const UNDERSTOOD_OCLIF_SETTINGS = new Set(['bin', 'dirname', 'commands', 'additionalHelpFlags', 'helpClass', 'hooks', 'topicSeparator', 'topics']);
+// The help class the CLI ships (src/help/skillopt-help.ts): it prints oclif's help, changing only an unknown subject's error.
+const HELP_CLASS_PRINTING_OCLIF_HELP = './dist/help/skillopt-help.js';
+// Hooks that run only when they are not answering --help or --version: an `init` or `prerun` hook could print.
+const HOOKS_HELP_NEVER_RUNS = new Set(['command_not_found']);
 
 interface PackageJson {
   name?: unknown;
@@ -64,6 +70,9 @@ export function readCliDescription(cliRoot: string): CliDescription | undefined 
     return undefined;
   if (manifest.version.split('-')[0] !== version.split('-')[0]) return undefined;
   if (typeof settings.commands !== 'string' || settings.topicSeparator !== ' ') return undefined;
+  const helpFlags = helpFlagsOf(settings.additionalHelpFlags);
+  if (helpFlags === undefined || !onlyHooksHelpNeverRuns(settings.hooks)) return undefined;
+  if (settings.helpClass !== undefined && settings.helpClass !== HELP_CLASS_PRINTING_OCLIF_HELP) return undefined;
   const description = packageJson.description ?? '';
   const bin = settings.bin ?? name;
   const dirname = settings.dirname ?? name;
@@ -83,9 +92,22 @@ export function readCliDescription(cliRoot: string): CliDescription | undefined 
     bin,
     dirname,
     description,
+    helpFlags,
     topics,
     commands: commands as HelpCommand[],
   };
+}
+
+/** oclif's help flags: `--help` and the additional ones, each a single argument. */
+function helpFlagsOf(additional: unknown): string[] | undefined {
+  if (additional === undefined) return ['--help'];
+  if (!Array.isArray(additional) || !additional.every((flag) => typeof flag === 'string' && flag.startsWith('-'))) return undefined;
+  return [...new Set(['--help', ...additional])];
+}
+
+function onlyHooksHelpNeverRuns(hooks: unknown): boolean {
+  if (hooks === undefined) return true;
+  return typeof hooks === 'object' && hooks !== null && Object.keys(hooks).every((event) => HOOKS_HELP_NEVER_RUNS.has(event));
 }
 
 function readJson(file: string): unknown {

@@ -1,12 +1,16 @@
 import type { RolloutPhase, SplitName } from '@skillopt/contract';
 import { splitOfRolloutPhase, type RunSummary } from '@skillopt/core';
+import { type Colours, NO_COLOURS } from './colours.js';
 import { formatCount, formatPerSplit, formatScore, formatTable, formatUsd } from './format.js';
 
-/** The table `skillopt train` ends with. */
-export function formatRunSummary(summary: RunSummary): string {
+/** The table `skillopt train` ends with (and `runs show` shows), styled with `colours` (default: none). */
+export function formatRunSummary(summary: RunSummary, colours: Colours = NO_COLOURS): string {
   const simulated = (summary.simulatedRoles ?? []).length > 0;
   const rows: string[][] = [
-    ['validation score', `${formatScore(summary.baseline.score)} → ${formatScore(summary.best.score)} (best skill from ${summary.best.origin})`],
+    [
+      'validation score',
+      `${formatScore(summary.baseline.score)} → ${formatScore(summary.best.score)} ${colours.dim(`(best skill from ${summary.best.origin})`)}`,
+    ],
   ];
   if (summary.test) {
     const { initial, best, final } = summary.test;
@@ -24,7 +28,7 @@ export function formatRunSummary(summary: RunSummary): string {
           `${formatScore(bucket.initial)} → ${formatScore(bucket.best)} best, ${formatScore(bucket.final)} final (${bucket.items} items)`,
         ]);
   }
-  rows.push(['candidates', `${summary.acceptedCandidates} accepted, ${summary.rejectedCandidates} rejected by the gate`]);
+  rows.push(['candidates', `${colours.green(`${summary.acceptedCandidates} accepted`)}, ${colours.red(`${summary.rejectedCandidates} rejected`)} by the gate`]);
   for (const [role, totals] of Object.entries(summary.usage.byRole))
     rows.push([
       `${role} calls`,
@@ -33,14 +37,16 @@ export function formatRunSummary(summary: RunSummary): string {
   rows.push(['cost', formatUsd(summary.usage.overall.costUsd, summary.usage.overall.unpricedCalls)]);
   rows.push([
     'rollouts',
-    `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${describeExclusions(summary.excludedItems)}`,
+    `${formatCount(summary.rollouts.run)} run, ${formatCount(summary.rollouts.cacheHits)} from the cache, ${describeExclusions(summary.excludedItems, colours)}`,
   ]);
-  rows.push(['sequential waves', formatCount(summary.sequentialWaves)]);
-  if (summary.stageFailures.length > 0) rows.push(['failed stages', `${summary.stageFailures.length} (see the step records)`]);
+  // Latency slots: the run's critical path in call latencies (wall time at latency L is at least slots × L).
+  const criticalPath = summary.latencySlots === undefined ? '' : `, ${formatCount(summary.latencySlots)} latency slots`;
+  rows.push(['sequential waves', `${formatCount(summary.sequentialWaves)}${criticalPath}`]);
+  if (summary.stageFailures.length > 0) rows.push(['failed stages', colours.red(`${summary.stageFailures.length} (see the step records)`)]);
   rows.push(['run directory', summary.runDirectory]);
-  rows.push(['best skill', summary.bestSkillPath]);
-  const heading = `Run ${summary.runId} on ${summary.environmentId}${simulated ? ' with the SIMULATED model (no real model was called)' : ''}`;
-  return `${heading}\n${formatTable(rows.map((row) => [`  ${row[0]}`, row[1] as string]))}\n`;
+  rows.push(['best skill', colours.bold(summary.bestSkillPath)]);
+  const heading = `Run ${summary.runId} on ${summary.environmentId}${simulated ? ` with the ${colours.yellow(colours.bold('SIMULATED'))} model (no real model was called)` : ''}`;
+  return `${heading}\n${formatTable(rows.map((row) => [colours.dim(`  ${row[0]}`), row[1] as string]))}\n`;
 }
 
 function formatLift(before: number | null, after: number | null): string {
@@ -52,8 +58,9 @@ function formatLift(before: number | null, after: number | null): string {
 const SPLIT_LABELS: Record<SplitName, string> = { train: 'training', val: 'validation', test: 'test' };
 
 /** Items excluded for infrastructure failures, per split: "none excluded" or "2 validation, 1 test excluded". */
-function describeExclusions(excluded: ReadonlyArray<{ phase: string }>): string {
+function describeExclusions(excluded: ReadonlyArray<{ phase: string }>, colours: Colours): string {
   const counts: Record<SplitName, number> = { train: 0, val: 0, test: 0 };
   for (const item of excluded) counts[splitOfRolloutPhase(item.phase as RolloutPhase)] += 1;
-  return `${formatPerSplit(counts, SPLIT_LABELS) || 'none'} excluded (infrastructure)`;
+  const described = `${formatPerSplit(counts, SPLIT_LABELS) || 'none'} excluded (infrastructure)`;
+  return excluded.length > 0 ? colours.yellow(described) : described;
 }

@@ -19,7 +19,9 @@ const running = new Set<ChildProcess>();
 
 /** A real `skillopt` process (node bin/run.js), as a user starts it, from `workingDirectory`. */
 export function startSkillopt(args: string[], workingDirectory: string, environment: NodeJS.ProcessEnv = {}): CliProcess {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: workingDirectory, env: { ...process.env, NODE_OPTIONS: '', ...environment } });
+  // Nx and Jest force colour for their own output; a pipe of the user's has no colour setting unless a test gives one.
+  const { FORCE_COLOR: _forced, NO_COLOR: _disabled, ...inherited } = process.env;
+  const child = spawn(process.execPath, [cli, ...args], { cwd: workingDirectory, env: { ...inherited, NODE_OPTIONS: '', ...environment } });
   running.add(child);
   child.on('close', () => running.delete(child));
   let stdout = '';

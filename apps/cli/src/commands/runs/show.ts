@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import type { StepRecord } from '@skillopt/core';
 import { SkillOptCommand } from '../../base-command.js';
+import { coloursFor } from '../../output/colours.js';
 import { formatScore, formatTable } from '../../output/format.js';
 import { formatRunSummary } from '../../output/summary-table.js';
 import { readRunHistory, readRunOverview, requireRunDirectory, type RunOverview } from '@skillopt/core';
@@ -37,7 +38,7 @@ export default class RunsShow extends SkillOptCommand {
 
     writeLine(formatHeading(run, path.relative(workingDirectory, directory) || '.'));
     writeLine('');
-    if (run.summary && run.status === 'finished') writeLine(formatRunSummary(run.summary).trimEnd());
+    if (run.summary && run.status === 'finished') writeLine(formatRunSummary(run.summary, coloursFor(process.stdout)).trimEnd());
     else writeLine(formatStateSoFar(run));
     writeLine('');
     if (history.length === 0) writeLine('No step committed yet.');
