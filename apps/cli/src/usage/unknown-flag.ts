@@ -1,4 +1,5 @@
 import { SkillOptError } from '@skillopt/contract';
+import { USAGE_INVALID } from '../output/error-report.js';
 import { nearestWord } from '@skillopt/core';
 
 interface FlagDefinition {
@@ -43,7 +44,7 @@ export function unknownFlagError(error: unknown, command: string): SkillOptError
   });
   const plural = error.flags.length === 1 ? '' : 's';
   return new SkillOptError({
-    code: 'unknown-flag',
+    code: USAGE_INVALID,
     category: 'user',
     message: `unknown flag${plural} ${described.join(', ')}: \`${command} --help\` lists the flags.`,
     details: { flags: error.flags },
