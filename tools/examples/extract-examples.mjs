@@ -1,17 +1,15 @@
 // The examples the docs teach, as documents of commands: the fenced shell blocks of the package
-// READMEs, the root README and docs/**/*.md, and the CLI's command examples from its oclif manifest.
+// READMEs, the root README and docs/**/*.md, and each command's --help examples (oclif manifest).
 // A block directly after the line `<!-- examples: repository-checkout -->` holds commands for a
 // checkout of this repository (pnpm, tools/…, configs/…); it is listed, never run.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell', 'console']);
 export const REPOSITORY_CHECKOUT_MARKER = '<!-- examples: repository-checkout -->';
 const MANIFEST_PATH = 'apps/cli/oclif.manifest.json';
-
-// The order a user meets the commands in, so later examples find what earlier ones wrote (the
-// starter project, a run directory). Commands not named here follow in the manifest's order.
-const COMMAND_ORDER = ['init', 'demo', 'train', 'eval', 'runs:list', 'runs:show', 'runs:diff', 'config:print', 'doctor', 'sim:serve', 'env:new'];
+const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 
 function markdownFilesUnder(root, relativeDirectory) {
   const directory = path.join(root, relativeDirectory);
@@ -97,16 +95,24 @@ export function shellBlocks(text) {
   return blocks;
 }
 
-/** The CLI's command examples as one document, in the order a user meets the commands; `<%= config.bin %>` is `skillopt`. */
-export function manifestExamples(manifest) {
-  const commandIds = Object.keys(manifest.commands ?? {});
-  const ordered = [...COMMAND_ORDER.filter((id) => commandIds.includes(id)), ...commandIds.filter((id) => !COMMAND_ORDER.includes(id))];
-  return ordered.flatMap((id) =>
-    (manifest.commands[id].examples ?? []).map((example, index) => {
-      const command = (typeof example === 'string' ? example : example.command).replaceAll('<%= config.bin %>', 'skillopt').trim();
-      return { location: `${MANIFEST_PATH}: ${id.replaceAll(':', ' ')} example ${index + 1}`, commands: [command], repositoryCheckout: false };
-    }),
-  );
+/**
+ * The CLI's command examples, one document per command, named as a reader finds them
+ * (`skillopt train --help`); `<%= config.bin %>` is `skillopt`. A command's setup commands
+ * (command-setup.json: what its examples assume) come first, as an example of their own.
+ */
+export function manifestDocuments(manifest, setup) {
+  return Object.entries(manifest.commands ?? {}).map(([id, command]) => {
+    const document = `skillopt ${id.replaceAll(':', ' ')} --help`;
+    const examples = (command.examples ?? []).map((example, index) => ({
+      location: `${document}, example ${index + 1}`,
+      commands: [(typeof example === 'string' ? example : example.command).replaceAll('<%= config.bin %>', 'skillopt').trim()],
+      repositoryCheckout: false,
+    }));
+    const given = setup[id] ?? [];
+    if (given.length > 0)
+      examples.unshift({ location: `${document}, its setup (tools/examples/command-setup.json)`, commands: given, repositoryCheckout: false });
+    return { document, examples };
+  });
 }
 
 /** Every document with its examples: `{ document, examples: [{ location, commands, repositoryCheckout }] }`. */
@@ -121,6 +127,10 @@ export function collectDocuments(root) {
   }));
   const manifestPath = path.join(root, MANIFEST_PATH);
   if (!existsSync(manifestPath)) throw new Error(`${MANIFEST_PATH} is missing: build the CLI first (pnpm nx run @skillopt/cli:build)`);
-  documents.push({ document: MANIFEST_PATH, examples: manifestExamples(JSON.parse(readFileSync(manifestPath, 'utf8'))) });
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const { setup } = JSON.parse(readFileSync(path.join(toolDirectory, 'command-setup.json'), 'utf8'));
+  const unknown = Object.keys(setup).filter((id) => !manifest.commands?.[id]);
+  if (unknown.length > 0) throw new Error(`command-setup.json names commands the CLI does not have: ${unknown.join(', ')}`);
+  documents.push(...manifestDocuments(manifest, setup));
   return documents.filter((document) => document.examples.length > 0);
 }
