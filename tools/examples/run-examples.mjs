@@ -86,7 +86,11 @@ function networkIsolation() {
 
 const workDirectory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-examples-'));
 try {
-  const documents = collectDocuments(workspaceRoot);
+  let documents = [];
+  record("extract the examples of the READMEs, docs/**/*.md and the commands' --help", () => {
+    documents = collectDocuments(workspaceRoot);
+    return `${documents.reduce((count, document) => count + document.examples.length, 0)} examples in ${documents.length} documents`;
+  });
   for (const document of documents) for (const example of document.examples) if (example.repositoryCheckout) results.repositoryCheckout.push(example.location);
   const runnable = documents
     .map((document) => ({ ...document, examples: document.examples.filter((example) => !example.repositoryCheckout) }))
@@ -106,6 +110,7 @@ try {
   writeFileSync(path.join(projectDirectory, 'package.json'), JSON.stringify({ name: 'examples', version: '1.0.0', private: true }, null, 2));
   const installed =
     packed &&
+    documents.length > 0 &&
     record(`npm install the ${names.length} tarballs into a fresh examples project`, () => {
       execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...Object.values(tarballs)], { cwd: projectDirectory, stdio: 'pipe' });
     });
