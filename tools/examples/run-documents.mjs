@@ -96,9 +96,9 @@ for (const { document, examples } of plan.documents) {
   mkdirSync(directory, { recursive: true });
   mkdirSync(state, { recursive: true });
   mkdirSync(path.join(state, 'home'), { recursive: true });
-  // A fresh npm project inside the examples project: npm installs stay in it, and Node resolves the
-  // packages installed in the examples project from here (the parent's node_modules).
-  writeFileSync(path.join(directory, 'package.json'), `${JSON.stringify({ name: 'examples-document', version: '1.0.0', private: true }, null, 2)}\n`);
+  // A fresh directory inside the examples project, as a folder of a user's project: npm installs
+  // go to the project (the nearest package.json), where every package is installed already, and
+  // Node resolves the installed packages from here.
   const environment = {
     ...plan.environment,
     HOME: path.join(state, 'home'),
