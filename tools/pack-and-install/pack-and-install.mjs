@@ -6,6 +6,8 @@
 // the third-party path end to end: `skillopt env new demo-bench` in a second fresh directory,
 // `npm install` there with the contract and env-kit tarballs, the scaffold's own tests (`npm test`),
 // and `skillopt train` on the simulated model from that directory, which finds the env by its name.
+// Then a start from npm alone: `npx @skillopt/cli init`, `train` and `runs show` in a new empty
+// directory of the project, and `skillopt demo` in another, with the demo's figures.
 // Results go to test-results/pack-and-install.json.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,6 +120,25 @@ try {
   record('type-check consumers against the installed declarations (NodeNext)', () =>
     execFileSync('node', [typescriptCompiler, '-p', 'tsconfig.json'], { cwd: projectDirectory, stdio: 'pipe' }),
   );
+  // And a CommonJS consumer under node10, which reads no `exports`: subpaths (`@skillopt/env-kit/conformance`) resolve through typesVersions.
+  writeFileSync(path.join(projectDirectory, 'consumer-node10.ts'), `${typeImports}\n`);
+  const node10Options = {
+    module: 'CommonJS',
+    moduleResolution: 'node10',
+    ignoreDeprecations: '6.0',
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: ['node'],
+    lib: ['ES2022'],
+  };
+  writeFileSync(
+    path.join(projectDirectory, 'tsconfig.node10.json'),
+    JSON.stringify({ compilerOptions: node10Options, files: ['consumer-node10.ts'] }, null, 2),
+  );
+  record('type-check a consumer under node10 resolution (typesVersions)', () =>
+    execFileSync('node', [typescriptCompiler, '-p', 'tsconfig.node10.json'], { cwd: projectDirectory, stdio: 'pipe' }),
+  );
 
   // The CLI as a user runs it: the bin npm linked, from the fresh project.
   if (chosen.includes('@skillopt/cli')) {
@@ -196,6 +217,63 @@ try {
       if (!output.includes('Training on demo-bench')) throw new Error(`train printed:\n${output}`);
       if (!existsSync(path.join(projectDirectory, 'run-demo-bench', 'best_skill.md'))) throw new Error('no run-demo-bench/best_skill.md was written');
     });
+
+    // A start from npm alone, as `skillopt init` tells it: in a new, empty directory of the project
+    // where the tarballs are installed, its printed next steps run as printed. `npx --no` is the
+    // printed `npx @skillopt/cli`, refusing to fetch a registry copy should the local one be missing.
+    const starterDirectory = path.join(projectDirectory, 'starter');
+    mkdirSync(starterDirectory);
+    const npx = (args) =>
+      execFileSync('npx', ['--no', '@skillopt/cli', ...args], {
+        cwd: starterDirectory,
+        stdio: 'pipe',
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1' },
+      });
+    let starterRunDirectory;
+    record('npx @skillopt/cli init writes a starter project in a new empty directory and names its next steps', () => {
+      const output = npx(['init']);
+      for (const file of ['skillopt.config.yaml', 'data/train/items.json', 'data/val/items.json', 'data/test/items.json', 'skills/initial.md'])
+        if (!existsSync(path.join(starterDirectory, file))) throw new Error(`${file} was not written; init printed:\n${output}`);
+      for (const step of ['npx @skillopt/cli train', 'npx @skillopt/cli runs show <run directory>'])
+        if (!output.includes(step)) throw new Error(`init does not print ${step}:\n${output}`);
+    });
+    record('npx @skillopt/cli train trains the starter project with no --config, on the simulated model', () => {
+      const output = npx(['train']);
+      if (!output.includes('SIMULATED')) throw new Error(`the run was not labelled as simulated:\n${output}`);
+      starterRunDirectory = /^ {2}run directory +(.+)$/m.exec(output)?.[1]?.trim();
+      if (!starterRunDirectory?.startsWith(path.join(starterDirectory, 'outputs'))) throw new Error(`no run directory under outputs/ in:\n${output}`);
+      if (!existsSync(path.join(starterRunDirectory, 'best_skill.md'))) throw new Error(`no best_skill.md in ${starterRunDirectory}`);
+    });
+    record('npx @skillopt/cli runs show <run directory> shows the starter run', () => {
+      if (!starterRunDirectory) throw new Error('the starter run did not finish');
+      const output = npx(['runs', 'show', path.relative(starterDirectory, starterRunDirectory)]);
+      if (!output.includes('finished') || !output.includes('Steps')) throw new Error(`runs show printed:\n${output}`);
+    });
+
+    // The demo shipped in the package, trained from a directory that is neither the repository nor
+    // the project: the README's figures, and the best skill a run of the repository's demo config writes.
+    const demoDirectory = path.join(installDirectory, 'demo');
+    mkdirSync(demoDirectory);
+    record(
+      "skillopt demo trains the shipped demo from an empty directory: 16.7% → 96.7% validation, 25.0% → 94.4% test, the repository run's best skill",
+      () => {
+        const output = run(['demo', '--out', 'run'], demoDirectory);
+        for (const figure of ['validation score  16.7% → 96.7%', 'test accuracy     25.0% initial skill → 94.4% best skill', 'SIMULATED'])
+          if (!output.includes(figure)) throw new Error(`the summary lacks "${figure}":\n${output}`);
+        const repositoryRun = path.join(installDirectory, 'repository-demo-run');
+        execFileSync(
+          'node',
+          [path.join(workspaceRoot, 'apps', 'cli', 'bin', 'run.js'), 'train', '--config', 'configs/demo/default.yaml', '--out', repositoryRun],
+          {
+            cwd: workspaceRoot,
+            stdio: 'pipe',
+          },
+        );
+        const best = readFileSync(path.join(demoDirectory, 'run', 'best_skill.md'), 'utf8');
+        if (best !== readFileSync(path.join(repositoryRun, 'best_skill.md'), 'utf8')) throw new Error("best_skill.md differs from the repository demo run's");
+      },
+    );
   }
 } finally {
   rmSync(installDirectory, { recursive: true, force: true });

@@ -1,5 +1,7 @@
-import { Command, Flags } from '@oclif/core';
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { Command, Errors, Flags } from '@oclif/core';
+import { ERROR_CODES, redactSecrets, SkillOptError } from '@skillopt/contract';
+import { writeWarning } from './inspection/write-output.js';
+import { type ErrorReport, errorReportOf, formatErrorText } from './output/error-report.js';
 
 /** The exit codes of every command (README, "Exit codes"): 128 + the signal's number for a stop by signal, as shells report it. */
 export const EXIT_CODES = { ok: 0, runFailed: 1, usageOrConfig: 2, interrupted: 130, terminated: 143 } as const;
@@ -19,7 +21,12 @@ export function stoppedBy(signal: StopSignal): SkillOptError {
   });
 }
 
-function exitCodeOf(error: SkillOptError): number {
+function exitCodeOf(error: unknown): number {
+  if (!SkillOptError.isInstance(error)) {
+    // oclif's own errors (a refused flag: 2) carry theirs.
+    const exit = (error as { oclif?: { exit?: unknown } } | undefined)?.oclif?.exit;
+    return typeof exit === 'number' ? exit : EXIT_CODES.runFailed;
+  }
   if (error.code === ERROR_CODES.aborted) return error.details?.signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted;
   // A model the provider does not know is the config's to fix (model.target, model.optimizer), not a failure of the run.
   if (error.category === 'user' || error.code === ERROR_CODES.modelNotFound) return EXIT_CODES.usageOrConfig;
@@ -39,13 +46,56 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
 }
 
 /**
- * The base of every skillopt command: a SkillOptError becomes a one-line message and the
- * documented exit code (2 for the user's config or input, an unknown model included, 130 for
- * Ctrl-C, 143 for SIGTERM, 1 otherwise) instead of a stack trace.
+ * The base of every skillopt command: a SkillOptError becomes its message on stderr, unwrapped,
+ * and the documented exit code (2 for the user's config or input, an unknown model included, 130
+ * for Ctrl-C, 143 for SIGTERM, 1 otherwise) instead of a stack trace. Under --json (oclif's JSON
+ * mode, `static enableJsonFlag`) the value run() returns is printed as JSON on stdout, and so is
+ * any error, as `{"error": {code, category, message, remedy?, exitCode, details?}}`
+ * (docs/cli-json.md); secrets are cut out of both. Warnings go to stderr, --json or not.
  */
 export abstract class SkillOptCommand extends Command {
   protected override async catch(error: Error & { exitCode?: number }): Promise<unknown> {
-    if (SkillOptError.isInstance(error)) this.error(error.message, { exit: exitCodeOf(error) });
+    // `this.exit(code)`: the command has printed what it had to; only the code is left.
+    if (error instanceof Errors.ExitError) throw error;
+    if (this.jsonEnabled()) {
+      const report = this.errorReport(error);
+      // The text on stderr too: a person watching `--json > file` still sees why it stopped.
+      process.stderr.write(formatErrorText(report));
+      this.logJson(this.toErrorJson(error));
+      process.exitCode = report.exitCode;
+      return;
+    }
+    if (SkillOptError.isInstance(error)) {
+      const report = this.errorReport(error);
+      process.stderr.write(formatErrorText(report));
+      // Printed already: oclif only ends the process with the code (and keeps it for @oclif/test).
+      const printed = new Errors.CLIError(error.message, { exit: report.exitCode });
+      printed.skipOclifErrorHandling = true;
+      throw printed;
+    }
     return super.catch(error);
+  }
+
+  protected errorReport(error: unknown): ErrorReport {
+    return errorReportOf(error, exitCodeOf(error));
+  }
+
+  protected override toErrorJson(error: unknown): unknown {
+    return { error: this.errorReport(error) };
+  }
+
+  protected override logJson(json: unknown): void {
+    // Plain JSON, never colourised, written past `console` (see inspection/write-output.ts).
+    process.stdout.write(`${JSON.stringify(this.redactForOutput(json), null, 2)}\n`);
+  }
+
+  /** What --json prints: the value with every secret cut out (contract's redactSecrets). */
+  protected redactForOutput(value: unknown): unknown {
+    return redactSecrets(value);
+  }
+
+  override warn(input: string | Error): string | Error {
+    writeWarning(input instanceof Error ? input.message : input);
+    return input;
   }
 }

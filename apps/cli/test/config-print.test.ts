@@ -98,7 +98,7 @@ describe('skillopt config print', () => {
     expect(printed.files).toEqual([base, file]);
   });
 
-  it('prints a spreadsheetbench config although no env package exists for it, with a warning naming the npm install', async () => {
+  it('prints a spreadsheetbench config although no env package exists for it, with a warning that it is not published yet', async () => {
     const file = path.join(ORIGINAL, 'spreadsheetbench', 'default.yaml');
     const { stdout, stderr, error } = await runSkillopt(['config', 'print', '--config', file], project.directory);
     expect(error).toBeUndefined();
@@ -110,7 +110,8 @@ describe('skillopt config print', () => {
     // The role-specific Qwen keys moved to the backend's target section.
     expect(stdout).toMatch(/^ {6}base_url: http:\/\/localhost:8000\/v1\s+#/m);
     const warnings = unwrap(stderr);
-    expect(warnings).toContain('npm install @skillopt/env-spreadsheetbench');
+    expect(warnings).toContain('@skillopt/env-spreadsheetbench is a planned first-party env that is not published yet');
+    expect(warnings).not.toContain('npm install @skillopt/env-spreadsheetbench');
     expect(warnings).toContain('train.steps_per_epoch is retired');
     expect(warnings).toContain('TARGET_QWEN_CHAT_API_KEY');
     // The API key written in the file is dropped, never printed.

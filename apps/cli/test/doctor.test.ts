@@ -84,6 +84,9 @@ describe('skillopt doctor', () => {
     expect(text.stdout).toMatch(/OPENAI_API_KEY\s+set\b/);
     expect(text.stdout).toMatch(/ANTHROPIC_API_KEY\s+not set\b/);
     expect(text.stdout).toMatch(/SOMEPROVIDER_API_KEY\s+set\b/);
+    // The variables come from the installed backends' manifests: the openai backend's presets' own.
+    expect(text.stdout).toMatch(/DEEPSEEK_API_KEY\s+not set\s+DeepSeek/);
+    expect(text.stdout).toMatch(/OPENAI_COMPATIBLE_API_KEY\s+not set\s+OpenAI-compatible servers/);
     const json = await runSkillopt(['doctor', '--json'], project.directory);
     const report = JSON.parse(json.stdout) as DoctorJson;
     expect(report.credentials).toContainEqual({ name: 'OPENAI_API_KEY', present: true });
@@ -146,7 +149,7 @@ describe('skillopt doctor', () => {
     const { stdout, error } = await runSkillopt(['doctor', '--config', 'train.yaml'], project.directory);
     expect(error?.oclif?.exit).toBe(1);
     expect(stdout).toMatch(new RegExp(`backends\\.local\\.target\\.base_url http://127\\.0\\.0\\.1:${port}/v1: NO ANSWER`));
-    expect(stdout).toContain('npm install @skillopt/env-nosuchbench');
+    expect(stdout).toContain('If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-nosuchbench');
     expect(stdout).toMatch(/\d problem\(s\):/);
   });
 

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { RunEvent } from '@skillopt/contract';
 import { readRunLedger } from '@skillopt/core';
 import { createSimulatorServer, type SimulatorServer } from '@skillopt/backends-sim';
 import {
@@ -14,6 +13,7 @@ import {
 } from '@skillopt/backends-kit/testing';
 import { createEnvironment } from '@skillopt/env-searchqa';
 import { runSkillopt } from './helpers/command-runner';
+import { readJsonLines } from './helpers/json-lines';
 
 // Issue #15, item 2: a transient fault on a call is the backend's to retry (docs/failure-ownership.md),
 // so a storm of them must not stop a run. `skillopt train` on the demo runs through each API
@@ -85,10 +85,7 @@ describe('a storm of transient faults in front of the simulator', () => {
       const { stdout, error } = await runSkillopt(['train', '--config', config, ...sets, '--out', runDirectory, '--json'], repositoryRoot);
 
       expect(error).toBeUndefined(); // exit 0: no stop
-      const events = stdout
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as RunEvent);
+      const { events } = readJsonLines(stdout);
       expect(events.at(-1)?.type).toBe('run-finished');
       expect(events.some((event) => event.type === 'run-stopped')).toBe(false);
 

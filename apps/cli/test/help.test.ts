@@ -4,9 +4,11 @@ describe('--help', () => {
   it('lists every command', () => {
     expect(Object.keys(manifestCommands()).sort()).toEqual([
       'config:print',
+      'demo',
       'doctor',
       'env:new',
       'eval',
+      'init',
       'runs:diff',
       'runs:list',
       'runs:show',

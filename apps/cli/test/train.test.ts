@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
+import { readJsonLines } from './helpers/json-lines';
 
 describe('skillopt train', () => {
   let project: FixtureProject;
@@ -23,10 +24,10 @@ describe('skillopt train', () => {
   it('prints only JSON lines with --json', async () => {
     const { stdout, error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run', '--json'], project.directory);
     expect(error).toBeUndefined();
-    const lines = stdout.trim().split('\n');
-    const events = lines.map((line) => JSON.parse(line) as { type: string });
+    const { events, final } = readJsonLines(stdout);
     expect(events[0]?.type).toBe('run-started');
     expect(events.at(-1)?.type).toBe('run-finished');
+    expect(final.type).toBe('result');
   });
 
   it('suggests the nearest key for a misspelt one and exits 2', async () => {
@@ -36,11 +37,23 @@ describe('skillopt train', () => {
     expect(error?.message).toContain('num_epochs');
   });
 
-  it('names the npm install that fixes a missing env package', async () => {
+  it('suggests the installed env a misspelt name is near, and exits 2', async () => {
+    writeFileSync(project.configFile, defaultConfig().replace('name: fixture', 'name: searchqaa'));
+    const { error } = await runSkillopt(['train', '--config', 'train.yaml'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    // @skillopt/env-searchqa is installed beside the CLI: no npm install, least of all of a package that does not exist.
+    expect(error?.message).toContain('Did you mean "searchqa"? It is installed (@skillopt/env-searchqa).');
+    expect(error?.message).not.toContain('npm install');
+  });
+
+  it('words the npm install of an env name near nothing as a guess about a third-party package', async () => {
     writeFileSync(project.configFile, defaultConfig().replace('name: fixture', 'name: nosuchbench'));
     const { error } = await runSkillopt(['train', '--config', 'train.yaml'], project.directory);
     expect(error?.oclif?.exit).toBe(2);
-    expect(error?.message).toContain('npm install @skillopt/env-nosuchbench');
+    expect(error?.message).toContain(
+      'If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-nosuchbench',
+    );
+    expect(error?.message).not.toContain('npm install @skillopt/env-nosuchbench');
   });
 
   it('gives the line and column of bad YAML', async () => {

@@ -12,8 +12,14 @@ import {
 import { createAnthropicChatModel, type RetryTiming } from './chat-model.js';
 import { anthropicBackendConfigSchema, type AnthropicBackendConfig, type AnthropicBackendConfigInput } from './config-schema.js';
 import { priceTable } from './price-table.js';
-import { ANTHROPIC_API_KEY_STEM, ANTHROPIC_PROVIDER } from './provider.js';
+import { ANTHROPIC_API_KEY_STEM, ANTHROPIC_API_KEY_VARIABLE, ANTHROPIC_PROVIDER } from './provider.js';
 import { hasRateLimits, resolveRoleSettings } from './role-settings.js';
+
+/**
+ * Calls in flight per base URL and key when the config sets no `max_concurrency`: within a new
+ * account's limits, raised by the user who has more (docs/backends/anthropic.md, `max_concurrency`).
+ */
+const DEFAULT_MAX_CONCURRENCY = 4;
 
 export const manifest: PackageManifest<'backend', AnthropicBackendConfig> = {
   kind: 'backend',
@@ -22,6 +28,12 @@ export const manifest: PackageManifest<'backend', AnthropicBackendConfig> = {
   configSchema: anthropicBackendConfigSchema,
   description:
     'The Anthropic Messages API (Claude), with prompt caching of the skill and optional extended thinking. Key: ANTHROPIC_API_KEY (or TARGET_ANTHROPIC_API_KEY, …).',
+  credentials: {
+    variables: [{ name: ANTHROPIC_API_KEY_VARIABLE, usedBy: 'Anthropic' }],
+    // The variables createChatModel reads, first (the role's own) of them for a role's sub-section.
+    variableFor: (_section, role) =>
+      role === undefined ? ANTHROPIC_API_KEY_VARIABLE : (settingVariables({ stem: ANTHROPIC_API_KEY_STEM, setting: 'API_KEY', role })[0] as string),
+  },
 };
 
 /** What an embedding application or a test may hand the backend besides its config section. */
@@ -88,7 +100,9 @@ export function createBackend(config: AnthropicBackendConfigInput | AnthropicBac
           // A key in the base URL's query is a credential like the API key: another key, another budget.
           { provider: ANTHROPIC_PROVIDER, endpoint: baseUrl, credential: [apiKey, ...queryValues].join('\n'), backendId: 'anthropic' },
           hasRateLimits(roleSettings.limits) ? roleSettings.limits : undefined,
+          { limits: { maxConcurrency: DEFAULT_MAX_CONCURRENCY } },
         ),
+        defaultConcurrency: roleSettings.limits.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
         retryTiming: runtime.retryTiming,
       });
     },

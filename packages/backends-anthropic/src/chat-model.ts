@@ -27,6 +27,8 @@ export interface AnthropicChatModelOptions {
   thinkingMemory?: ThinkingMemory | undefined;
   /** What to cut out of every error message besides anything key-shaped: the client's key, the base URL's secret query values. Default: the client's key. */
   knownSecrets?: readonly string[] | undefined;
+  /** The calls in flight the model declares it handles (its limiter's concurrency). */
+  defaultConcurrency?: number | undefined;
 }
 
 /**
@@ -40,7 +42,14 @@ export interface AnthropicChatModelOptions {
  *    attempts failed before it.
  */
 /** Claude reads images and calls tools; a JSON Schema is asked for in words; calls are not streamed. */
-const ANTHROPIC_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: true });
+const ANTHROPIC_CAPABILITIES = Object.freeze({
+  images: true,
+  tools: true,
+  jsonSchemaOutput: false,
+  streaming: false,
+  reportedUsage: true,
+  announcesDispatch: true,
+});
 
 export function createAnthropicChatModel(options: AnthropicChatModelOptions): ChatModel {
   const { settings, client, limiter, retryTiming } = options;
@@ -60,8 +69,10 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     const warnings = [...reading.warnings, ...messageParamsWarnings(request)];
     const plan = buildMessageParams(request, settings, memory);
 
-    const attempt = (permit: RateLimitPermit | undefined): Promise<MappedReply> =>
-      withTimeout(
+    const attempt = async (permit: RateLimitPermit | undefined): Promise<MappedReply> => {
+      // Past the limiter's queue: the request leaves now, so the caller's ledger counts it from here.
+      await request.onDispatch?.();
+      return withTimeout(
         async (signal) => {
           let body: unknown;
           let requestId: string | null | undefined;
@@ -78,6 +89,7 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
         },
         { timeoutMs: settings.timeoutMs, signal: request.signal, provider: ANTHROPIC_PROVIDER, operationName: `the Messages API call (${modelId})` },
       );
+    };
 
     const reply = await withRetry(
       () => (limiter ? limiter.run((permit) => attempt(permit), { estimatedTokens: plan.estimatedTokens, signal: request.signal }) : attempt(undefined)),
@@ -105,5 +117,12 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
     };
   }
 
-  return { specificationVersion: 'v1', provider: ANTHROPIC_PROVIDER, modelId, capabilities: ANTHROPIC_CAPABILITIES, generate };
+  return {
+    specificationVersion: 'v1',
+    provider: ANTHROPIC_PROVIDER,
+    modelId,
+    capabilities: ANTHROPIC_CAPABILITIES,
+    ...(options.defaultConcurrency === undefined ? {} : { defaultConcurrency: options.defaultConcurrency }),
+    generate,
+  };
 }

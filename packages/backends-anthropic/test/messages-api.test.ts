@@ -1,6 +1,7 @@
 import { ProviderError, type GenerateRequest } from '@skillopt/contract';
 import { createBackend, type AnthropicBackendConfigInput } from '../src/index';
 import { providerErrorFromAttempt } from '../src/provider-error-mapping';
+import { createRateLimiterRegistry } from '@skillopt/backends-kit';
 import type { FaultInjectingServer, ScriptedReply } from '@skillopt/backends-kit/testing';
 import { errorReply, messageReply, startAnthropicServer } from './anthropic-replies';
 
@@ -402,6 +403,24 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expect(results).toHaveLength(6);
     expect(server.requests).toHaveLength(6);
     expect(server.peakConcurrency()).toBe(2);
+  });
+
+  it('keeps 4 calls in flight at most when no max_concurrency is set, declares that default, and announces each request past the queue', async () => {
+    const server = await startServer([], { kind: 'json', body: messageReply() }, { delayMs: 40 });
+    const backend = createBackend({ base_url: server.url() }, { environment: { ANTHROPIC_API_KEY: API_KEY }, rateLimiters: createRateLimiterRegistry() });
+    const model = backend.createChatModel({ role: 'target' });
+    expect(model.defaultConcurrency).toBe(4);
+    expect(model.capabilities?.announcesDispatch).toBe(true);
+    const receivedAtDispatch: number[] = [];
+    const onDispatch = async () => {
+      receivedAtDispatch.push(server.requests.length);
+    };
+    await Promise.all(Array.from({ length: 8 }, () => model.generate({ ...rollout, onDispatch })));
+    expect(server.requests).toHaveLength(8);
+    expect(server.peakConcurrency()).toBe(4);
+    // The last four left the queue only after the first four had reached the server.
+    expect(receivedAtDispatch).toHaveLength(8);
+    expect(Math.min(...receivedAtDispatch.slice(4))).toBeGreaterThanOrEqual(4);
   });
 
   it("honours the caller's abort: rejects with its reason and does not retry", async () => {

@@ -26,10 +26,11 @@ export interface RateLimiterRegistry {
    * The limiter of `scope`. With `limits`, the scope's limiter is created with them, or must
    * already have the same ones: two settings for one provider's limit are a contradiction in the
    * config, reported as a `config-invalid` error. Without limits, calls go through whatever
-   * limiter the scope has when they are made (another model may set one up later), and run at
-   * once while it has none.
+   * limiter the scope has when they are made (another model may set one up later); while it has
+   * none, through the scope's default limiter, created with `defaults.limits` (the backend's
+   * documented default, which any configured limit overrides), or at once when there are none.
    */
-  limiterFor(scope: RateLimitScope, limits?: RateLimits): RateLimiter;
+  limiterFor(scope: RateLimitScope, limits?: RateLimits, defaults?: { limits: RateLimits }): RateLimiter;
 }
 
 /** A stable key for a scope; the credential enters only as a short digest. */
@@ -59,17 +60,22 @@ function sameLimits(first: RateLimits, second: RateLimits): boolean {
 
 const IMMEDIATE_PERMIT: RateLimitPermit = { settle: () => undefined };
 
-/** A limiter that defers to whatever limiter its scope has at the time of each call. */
-function deferringLimiter(store: RateLimiterStore, key: string): RateLimiter {
+/**
+ * A limiter that defers to whatever limiter its scope has at the time of each call, else to the
+ * scope's default one (kept beside it under its own key, so a configured limit never conflicts
+ * with a default).
+ */
+function deferringLimiter(store: RateLimiterStore, key: string, defaultLimits: RateLimits | undefined): RateLimiter {
+  const current = () => store.find(key) ?? (hasAnyLimit(defaultLimits) ? store.obtain(`${key}\u0000default`, defaultLimits) : undefined);
   return {
     run<T>(task: (permit: RateLimitPermit) => Promise<T>, options?: RateLimitRunOptions): Promise<T> {
-      const stored = store.find(key);
+      const stored = current();
       if (stored) return stored.limiter.run(task, options);
       if (options?.signal?.aborted) return Promise.reject(options.signal.reason);
       return task(IMMEDIATE_PERMIT);
     },
     state(): RateLimiterState {
-      return store.find(key)?.limiter.state() ?? { active: 0, queued: 0, requestsInWindow: 0, tokensInWindow: 0 };
+      return current()?.limiter.state() ?? { active: 0, queued: 0, requestsInWindow: 0, tokensInWindow: 0 };
     },
   };
 }
@@ -77,9 +83,9 @@ function deferringLimiter(store: RateLimiterStore, key: string): RateLimiter {
 /** A registry over `store` (default: this process's memory). */
 export function createRateLimiterRegistry(store: RateLimiterStore = createInMemoryRateLimiterStore()): RateLimiterRegistry {
   return {
-    limiterFor(scope, limits) {
+    limiterFor(scope, limits, defaults) {
       const key = rateLimitScopeKey(scope);
-      if (!hasAnyLimit(limits)) return deferringLimiter(store, key);
+      if (!hasAnyLimit(limits)) return deferringLimiter(store, key, defaults?.limits);
       const existing = store.find(key);
       if (existing && !sameLimits(existing.limits, limits))
         throw backendConfigError(

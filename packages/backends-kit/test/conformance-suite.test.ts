@@ -40,6 +40,7 @@ describe('the backend conformance suite', () => {
     expect(outcomes.every((outcome) => !outcome.passed)).toBe(true);
     const byCheck = verdicts(outcomes);
     expect(byCheck['declares its specification version, provider, model and capabilities']).toMatch(/capabilities must be declared/);
+    expect(byCheck['awaits the announcement of each request before sending it, when it declares announcesDispatch']).toMatch(/capabilities must be declared/);
     expect(byCheck['answers with a valid result, its usage filled (and marked estimated when it reports none)']).toMatch(/the answer is empty/);
     expect(byCheck['marks usage as estimated when the provider reports no token counts']).toMatch(/must be marked estimated/);
     expect(byCheck['answers a request with a field it does not know, and reports that field as a warning']).toMatch(/unknown-field warning/);
@@ -49,6 +50,29 @@ describe('the backend conformance suite', () => {
     expect(byCheck['keeps its credential out of every error, even when the provider quotes it back']).toMatch(
       /the error text contains the credential: Error: 401 Unauthorized: the key <the secret> is invalid/,
     );
+  });
+
+  it('fails a model that declares announcesDispatch but sends without awaiting the announcement', async () => {
+    const careless: ChatModel = {
+      specificationVersion: 'v1',
+      provider: 'echo',
+      modelId: 'echo-1',
+      capabilities: { reportedUsage: true, announcesDispatch: true },
+      defaultConcurrency: 0,
+      async generate(request) {
+        void request.onDispatch?.().catch(() => undefined);
+        return { text: 'Paris.', usage: { inputTokens: 3, outputTokens: 1 }, finishReason: 'stop' };
+      },
+    };
+    const outcomes = await runChatModelConformance({
+      createAnsweringModel: () => careless,
+      createStalledModel: () => careless,
+      timeoutMs: 100,
+      settleGraceMs: 300,
+    });
+    const byCheck = verdicts(outcomes);
+    expect(byCheck['awaits the announcement of each request before sending it, when it declares announcesDispatch']).toMatch(/did not await it before sending/);
+    expect(byCheck['declares its specification version, provider, model and capabilities']).toMatch(/defaultConcurrency must be a whole number of at least 1/);
   });
 
   it('leaves out the checks whose factories a backend cannot provide, and passes a model that conforms', async () => {
@@ -80,7 +104,7 @@ describe('the backend conformance suite', () => {
     const outcomes = await runChatModelConformance({ createAnsweringModel: () => model, createStalledModel: (context) => stalled(context.timeoutMs) });
     expect(outcomes.map((outcome) => outcome.name)).not.toContain('keeps its credential out of every error, even when the provider quotes it back');
     expect(outcomes.filter((outcome) => !outcome.passed)).toEqual([]);
-    expect(outcomes).toHaveLength(6);
+    expect(outcomes).toHaveLength(7);
   });
 
   it('fails an agent runner that breaks the contract, each check for its own reason', async () => {

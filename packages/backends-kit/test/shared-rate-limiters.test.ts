@@ -47,6 +47,16 @@ describe('the shared rate limiters', () => {
     expect(unconfigured.state()).toEqual(configured.state());
   });
 
+  it('hold a model without limits to the backend’s default until a configured limit exists, which then wins without a conflict', async () => {
+    const registry = createRateLimiterRegistry();
+    const defaults = { limits: { maxConcurrency: 2 } };
+    const unconfigured = registry.limiterFor(scope, undefined, defaults);
+    const alsoUnconfigured = registry.limiterFor(scope, undefined, defaults);
+    expect(await peakConcurrency([unconfigured, alsoUnconfigured], 8)).toBe(2);
+    const configured = registry.limiterFor(scope, { maxConcurrency: 5 });
+    expect(await peakConcurrency([unconfigured, configured], 10)).toBe(5);
+  });
+
   it('refuse two different limits for one scope with a config error that names no credential', () => {
     const registry = createRateLimiterRegistry();
     registry.limiterFor(scope, { maxConcurrency: 2, requestsPerMinute: 60 });

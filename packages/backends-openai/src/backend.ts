@@ -1,4 +1,5 @@
 import type { Backend, BackendPackage, ModelRequest, PackageManifest } from '@skillopt/contract';
+import { openAiCredentials } from './credentials.js';
 import { parseBackendConfig, processRateLimiters, type EnvironmentSource, type RateLimiterRegistry } from '@skillopt/backends-kit';
 import type { AzureIdentityLoader } from './azure-identity.js';
 import { createOpenAiChatModel, type ChatModelRuntime, type OpenAiChatModel } from './chat-model.js';
@@ -14,7 +15,14 @@ export const manifest: PackageManifest<'backend', OpenAiBackendConfig> = {
   configSchema: openAiBackendConfigSchema,
   description: 'OpenAI, Azure OpenAI and OpenAI-compatible servers (Qwen, MiniMax, DeepSeek, vLLM, Ollama, llama.cpp) through Chat Completions.',
   originalConfig: originalConfigFormat,
+  credentials: openAiCredentials,
 };
+
+/**
+ * Calls in flight per endpoint and key when the config sets no `max_concurrency`: low enough for a
+ * new account's limits, and raised by the user who has more (docs/backends/openai.md, `max_concurrency`).
+ */
+const DEFAULT_MAX_CONCURRENCY = 8;
 
 /** Things a test (or an embedding program) may replace; a run config never sets them. */
 export interface OpenAiBackendOptions {
@@ -62,6 +70,7 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
     return rateLimiters.limiterFor(
       { provider: settings.provider, endpoint, backendId: 'openai', ...(credential ? { credential } : {}) },
       configured ? settings.limits : undefined,
+      { limits: { maxConcurrency: DEFAULT_MAX_CONCURRENCY } },
     );
   }
 
@@ -72,6 +81,7 @@ export function createBackend(config: OpenAiBackendConfigInput = {}, options: Op
       const { settings, credentials } = resolveModelSettings(section, request, environment);
       return createOpenAiChatModel(settings, credentials, {
         limiter: limiterFor(settings, credentials),
+        defaultConcurrency: settings.limits.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.sleep ? { sleep: options.sleep } : {}),
         ...(options.random ? { random: options.random } : {}),

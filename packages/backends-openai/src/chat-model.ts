@@ -17,8 +17,10 @@ import type { ModelCredentials, ResolvedModelSettings } from './resolve-model-se
 import { providerErrorFromSdkFailure } from './sdk-errors.js';
 
 export interface ChatModelRuntime extends ClientRuntime {
-  /** Shared by the models of the same server and limits; absent when no limit is configured. */
+  /** Shared by the models of the same server and credential; absent: calls go out at once. */
   limiter?: RateLimiter;
+  /** The calls in flight the model declares it handles (its limiter's concurrency). */
+  defaultConcurrency?: number;
   /** The waits between attempts (tests inject one to record them). */
   sleep?: RetryOptions['sleep'];
   /** The backoff jitter (tests). */
@@ -59,6 +61,8 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
     const run = async (settle?: (usage: GenerateResult['usage']) => void): Promise<GenerateResult> => {
       const sdk = await clientOnce();
       const body = buildRequestBody(settings, request);
+      // Past the limiter's queue: the request leaves now, so the caller's ledger counts it from here.
+      await request.onDispatch?.();
       const { data, requestId } = await withTimeout(
         async (signal) => {
           try {
@@ -98,7 +102,9 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
       jsonSchemaOutput: settings.jsonResponseFormat,
       streaming: false,
       reportedUsage: true,
+      announcesDispatch: true,
     },
+    ...(runtime.defaultConcurrency === undefined ? {} : { defaultConcurrency: runtime.defaultConcurrency }),
     async generate(received: GenerateRequest): Promise<GenerateResult> {
       const reading = readGenerateRequest(received);
       if (!reading.ok)

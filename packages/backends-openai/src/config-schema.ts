@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MINIMAX_REGIONS, PRESET_ALIASES, PRESET_IDS, type PresetId } from './presets.js';
+import { MINIMAX_REGIONS, PRESET_ALIASES, PRESET_IDS, type PresetId, type PresetName } from './presets.js';
 
 /*
  * The `backends.openai` section of a run config. Keys are snake_case, as every config key. The
@@ -35,13 +35,15 @@ const booleanFromConfig = z.preprocess((value) => {
   return value;
 }, z.boolean());
 
+// A preprocess erases the input type to `unknown`; typed callers (createBackend's config) get the
+// table's names and aliases instead, while a config file may also vary their case and spacing.
 const presetSchema = z.preprocess(
   (value) => {
     const spelled = lowerCase(value);
-    return typeof spelled === 'string' ? (PRESET_ALIASES[spelled] ?? spelled) : spelled;
+    return typeof spelled === 'string' ? ((PRESET_ALIASES as Readonly<Record<string, PresetId>>)[spelled] ?? spelled) : spelled;
   },
   z.enum(PRESET_IDS, { error: `preset must be one of ${PRESET_IDS.join(', ')}` }),
-);
+) as unknown as z.ZodType<PresetId, PresetName>;
 
 export const THINKING_MODES = ['server_default', 'enabled', 'disabled'] as const;
 export type ThinkingMode = (typeof THINKING_MODES)[number];

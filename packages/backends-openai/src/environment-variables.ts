@@ -20,6 +20,11 @@ export function apiKeyVariables(preset: PresetId, role: OpenAiRole, apiKeyVariab
   return settingVariables({ stem, setting: 'API_KEY', role, roleAfterStem: preset === 'azure', conventionalNames: extraKeyVariables });
 }
 
+/** The one variable to name when a key is missing: the config's `api_key_env`, else the preset's shared `<STEM>_API_KEY` (every role reads it). */
+export function apiKeyVariableToSet(preset: PresetId, apiKeyVariable?: string): string {
+  return apiKeyVariable ?? `${PRESETS[preset].environmentStem}_API_KEY`;
+}
+
 /** `<ROLE>_<STEM>_BASE_URL`, `<STEM>_BASE_URL` (OPENAI_BASE_URL for the openai preset). */
 export function baseUrlVariables(preset: PresetId, role: OpenAiRole): string[] {
   return settingVariables({ stem: PRESETS[preset].environmentStem, setting: 'BASE_URL', role });

@@ -14,7 +14,16 @@ export {
   type OpenAiRole,
   type ThinkingMode,
 } from './config-schema.js';
-export { PRESETS, PRESET_IDS, MINIMAX_REGIONS, DEFAULT_AZURE_API_VERSION, DEFAULT_AZURE_AD_SCOPE, type Preset, type PresetId } from './presets.js';
+export {
+  PRESETS,
+  PRESET_IDS,
+  MINIMAX_REGIONS,
+  DEFAULT_AZURE_API_VERSION,
+  DEFAULT_AZURE_AD_SCOPE,
+  type Preset,
+  type PresetId,
+  type PresetName,
+} from './presets.js';
 export { createOpenAiChatModel, type OpenAiChatModel, type ChatModelRuntime } from './chat-model.js';
 export {
   resolveModelSettings,

@@ -4,11 +4,8 @@
  * key and base URL, and which request dialect it speaks. `openai` is the default preset.
  */
 
-export const PRESET_IDS = ['openai', 'azure', 'qwen', 'minimax', 'deepseek', 'vllm', 'ollama', 'llamacpp', 'openai_compatible'] as const;
-export type PresetId = (typeof PRESET_IDS)[number];
-
 /** Other spellings accepted in configs (including the original's backend names), lower-cased. */
-export const PRESET_ALIASES: Readonly<Record<string, PresetId>> = {
+export const PRESET_ALIASES = {
   azure_openai: 'azure',
   'azure-openai': 'azure',
   openai_chat: 'azure',
@@ -20,13 +17,18 @@ export const PRESET_ALIASES: Readonly<Record<string, PresetId>> = {
   'openai-compatible': 'openai_compatible',
   openai_compatible_chat: 'openai_compatible',
   compat: 'openai_compatible',
-};
+} as const satisfies Readonly<Record<string, PresetId>>;
+
+/** Every spelling a typed caller may pass as `preset`: the table's names and their aliases (a config file may also vary their case). */
+export type PresetName = PresetId | keyof typeof PRESET_ALIASES;
 
 /** How a preset's server takes the thinking switch (`thinking_mode`), if it has one. */
 type ThinkingDialect = 'chat-template-kwargs' | 'minimax-thinking' | 'none';
 
 export interface Preset {
   id: PresetId;
+  /** Who it reaches, in words (`skillopt doctor` lists its key variable as used by it). */
+  label: string;
   /** The `provider` of its ChatModels, which the price table is keyed on. */
   provider: string;
   /** Where requests go when neither the config nor the environment names a base URL. */
@@ -50,9 +52,10 @@ export interface Preset {
   local: boolean;
 }
 
-export const PRESETS: Readonly<Record<PresetId, Preset>> = {
+const PRESET_TABLE = {
   openai: {
     id: 'openai',
+    label: 'OpenAI',
     provider: 'openai',
     defaultBaseUrl: 'https://api.openai.com/v1',
     defaultModel: 'gpt-4o',
@@ -66,6 +69,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   azure: {
     id: 'azure',
+    label: 'Azure OpenAI',
     provider: 'azure-openai',
     // No default: the endpoint is the user's own resource.
     defaultModel: 'gpt-4o',
@@ -79,6 +83,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   qwen: {
     id: 'qwen',
+    label: 'Qwen',
     provider: 'qwen',
     // The original's default: a vLLM or SGLang server on this machine serving a Qwen model.
     defaultBaseUrl: 'http://localhost:8000/v1',
@@ -94,6 +99,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   minimax: {
     id: 'minimax',
+    label: 'MiniMax',
     provider: 'minimax',
     // From `region` (default global_en); see MINIMAX_REGIONS.
     defaultModel: 'MiniMax-M3',
@@ -108,6 +114,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   deepseek: {
     id: 'deepseek',
+    label: 'DeepSeek',
     provider: 'deepseek',
     defaultBaseUrl: 'https://api.deepseek.com/v1',
     defaultModel: 'deepseek-chat',
@@ -121,6 +128,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   vllm: {
     id: 'vllm',
+    label: 'vLLM',
     provider: 'vllm',
     defaultBaseUrl: 'http://localhost:8000/v1',
     environmentStem: 'VLLM',
@@ -133,6 +141,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   ollama: {
     id: 'ollama',
+    label: 'Ollama',
     provider: 'ollama',
     defaultBaseUrl: 'http://localhost:11434/v1',
     environmentStem: 'OLLAMA',
@@ -145,6 +154,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   llamacpp: {
     id: 'llamacpp',
+    label: 'llama.cpp',
     provider: 'llamacpp',
     defaultBaseUrl: 'http://localhost:8080/v1',
     environmentStem: 'LLAMACPP',
@@ -158,6 +168,7 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
   },
   openai_compatible: {
     id: 'openai_compatible',
+    label: 'OpenAI-compatible servers',
     provider: 'openai-compatible',
     // No default: an explicit base_url (or OPENAI_COMPATIBLE_BASE_URL) says which server.
     environmentStem: 'OPENAI_COMPATIBLE',
@@ -168,7 +179,15 @@ export const PRESETS: Readonly<Record<PresetId, Preset>> = {
     knowsOpenAiReasoningModels: false,
     local: false,
   },
-};
+} as const satisfies Readonly<Record<string, Omit<Preset, 'id'> & { id: string }>>;
+
+/** The names of the presets: the keys of the table, so a preset added there is a name everywhere. */
+export type PresetId = keyof typeof PRESET_TABLE;
+
+export const PRESETS: Readonly<Record<PresetId, Preset>> = PRESET_TABLE;
+
+/** The presets' names in the table's order (the order docs list them in). */
+export const PRESET_IDS = Object.keys(PRESET_TABLE) as [PresetId, ...PresetId[]];
 
 /** MiniMax's API regions (the original's names) and their base URLs. */
 export const MINIMAX_REGIONS = {

@@ -9,8 +9,9 @@ import {
   type OpenAiRole,
   type ThinkingMode,
 } from './config-schema.js';
-import { apiKeyVariables, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
+import { apiKeyVariables, apiKeyVariableToSet, azureVariables, baseUrlVariables, minimaxRegionVariables } from './environment-variables.js';
 import { DEFAULT_AZURE_AD_SCOPE, DEFAULT_AZURE_API_VERSION, MINIMAX_REGIONS, PRESETS, type Preset, type PresetId } from './presets.js';
+import { impliedPreset } from './implied-preset.js';
 import { isOpenAiReasoningModel } from './reasoning-models.js';
 import { describeUrl, hostOf, trimTrailingSlashes } from './safe-url.js';
 
@@ -49,6 +50,8 @@ export interface ResolvedModelSettings {
   apiKeyVariable?: string;
   /** The variables that were looked at for a key, for messages. */
   apiKeyVariablesTried: string[];
+  /** The one variable a message tells the user to set when no key was sent. */
+  apiKeyVariableToSet: string;
   thinkingMode?: ThinkingMode;
   thinkingWire: ThinkingWire;
   /** undefined: none configured (a call's own may still be sent); null: never send one. */
@@ -93,7 +96,7 @@ export function resolveModelSettings(
   const role = request.role;
   const own: OpenAiModelSettings = config[role] ?? {};
   const pick = <Key extends keyof OpenAiModelSettings>(key: Key): OpenAiModelSettings[Key] => (own[key] !== undefined ? own[key] : config[key]);
-  const presetId: PresetId = pick('preset') ?? 'openai';
+  const presetId = impliedPreset(pick('preset'), pick('base_url'));
   const preset = PRESETS[presetId];
 
   const modelId = request.modelId?.trim() || pick('model') || preset.defaultModel;
@@ -168,6 +171,7 @@ export function resolveModelSettings(
     ...(azure ? { azure } : {}),
     ...(apiKeyVariable ? { apiKeyVariable } : {}),
     apiKeyVariablesTried,
+    apiKeyVariableToSet: apiKeyVariableToSet(presetId, pick('api_key_env')),
     ...(thinkingMode ? { thinkingMode } : {}),
     thinkingWire: thinkingWireOf(preset, baseUrl),
     ...(configuredTemperature !== undefined

@@ -129,7 +129,7 @@ function fromStatus(error: APIError, settings: ResolvedModelSettings, credential
       ? ` (the key came from ${settings.apiKeyVariable})`
       : settings.azure && settings.azure.authMode !== 'api_key'
         ? ` (signed in with Microsoft Entra ID, auth_mode ${settings.azure.authMode})`
-        : ` (no API key was sent: set ${settings.apiKeyVariablesTried.join(' or ')})`;
+        : ` (no API key was sent: set ${settings.apiKeyVariableToSet})`;
   return new ProviderError({
     code: base.code,
     provider,

@@ -23,7 +23,7 @@ afterEach(async () => {
 
 function modelFor(config: OpenAiBackendConfigInput = {}, modelId = 'gpt-5-mini') {
   const backend = createBackend(
-    { base_url: server.url('/v1'), ...config },
+    { preset: 'openai', base_url: server.url('/v1'), ...config },
     {
       environment: { OPENAI_API_KEY: KEY },
       // Record the waits instead of sleeping them.
@@ -380,7 +380,9 @@ describe('cancellation and limits', () => {
     const controller = new AbortController();
     const reason = new Error('run stopped');
     const pending = modelFor().generate({ ...ask, signal: controller.signal });
-    setTimeout(() => controller.abort(reason), 50);
+    // Abort once the request is at the server (not after a fixed delay, which a slow start outlasts).
+    while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
     expect(server.requests).toHaveLength(1);
   });
@@ -404,6 +406,33 @@ describe('cancellation and limits', () => {
     await Promise.all(Array.from({ length: 6 }, (_unused, index) => (index % 2 === 0 ? target : optimizer).generate(ask)));
     expect(server.requests).toHaveLength(6);
     expect(server.peakConcurrency()).toBe(2);
+  });
+
+  it('keeps 8 calls in flight at most when no max_concurrency is set, and declares that default', async () => {
+    const backend = createBackend({ base_url: server.url('/v1') }, { environment: { OPENAI_API_KEY: KEY }, rateLimiters: createRateLimiterRegistry() });
+    const model = backend.createChatModel({ role: 'target', modelId: 'gpt-5-mini' });
+    expect(model.defaultConcurrency).toBe(8);
+    expect(modelFor({ max_concurrency: 3 }).defaultConcurrency).toBe(3);
+    server.script(...Array.from({ length: 12 }, () => ({ kind: 'json' as const, body: completion('4'), delayMs: 30 })));
+    await Promise.all(Array.from({ length: 12 }, () => model.generate(ask)));
+    expect(server.requests).toHaveLength(12);
+    expect(server.peakConcurrency()).toBe(8);
+  });
+
+  it('announces each request when it leaves the limiter’s queue, before the server receives it', async () => {
+    const model = createBackend(
+      { base_url: server.url('/v1'), max_concurrency: 1 },
+      { environment: { OPENAI_API_KEY: KEY }, rateLimiters: createRateLimiterRegistry() },
+    ).createChatModel({ role: 'target', modelId: 'gpt-5-mini' });
+    expect(model.capabilities?.announcesDispatch).toBe(true);
+    server.script(...Array.from({ length: 2 }, () => ({ kind: 'json' as const, body: completion('4'), delayMs: 30 })));
+    const receivedAtDispatch: number[] = [];
+    const onDispatch = async () => {
+      receivedAtDispatch.push(server.requests.length);
+    };
+    await Promise.all([model.generate({ ...ask, onDispatch }), model.generate({ ...ask, onDispatch })]);
+    // The second call waited in the queue until the first was answered.
+    expect(receivedAtDispatch).toEqual([0, 1]);
   });
 
   it('rejects an invalid request as an internal error before sending it', async () => {

@@ -61,9 +61,22 @@ describe('resolving one role', () => {
     ).toBeUndefined();
   });
 
+  it('takes base_url alone (no preset) as an OpenAI-compatible server: key optional, never OPENAI_API_KEY', () => {
+    const alone = resolve({ base_url: 'http://127.0.0.1:8787/v1' }, { role: 'target', modelId: 'sim-target' }, { OPENAI_API_KEY: 'sk-openai' });
+    expect(alone.settings).toMatchObject({ preset: 'openai_compatible', provider: 'openai-compatible', maxTokensParameter: 'max_tokens' });
+    expect(alone.credentials.apiKey).toBeUndefined();
+    expect(alone.settings.apiKeyVariableToSet).toBe('OPENAI_COMPATIBLE_API_KEY');
+    const keyed = resolve({ base_url: 'http://127.0.0.1:8787/v1' }, { role: 'target', modelId: 'sim-target' }, { OPENAI_COMPATIBLE_API_KEY: 'local-key' });
+    expect(keyed.credentials.apiKey).toBe('local-key');
+    expect(keyed.settings.apiKeyVariable).toBe('OPENAI_COMPATIBLE_API_KEY');
+    // OpenAI's own host stays the openai preset, and a preset named explicitly wins over the URL.
+    expect(resolve({ base_url: 'https://api.openai.com/v1' }, { role: 'target' }, { OPENAI_API_KEY: 'k' }).settings.preset).toBe('openai');
+    expect(errorOf(() => resolve({ preset: 'openai', base_url: 'http://127.0.0.1:8787/v1' }, { role: 'target' })).message).toContain('OPENAI_API_KEY');
+  });
+
   it('takes the base URL from the config, then the environment, then the preset', () => {
     const environment = { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://env.example/v1', TARGET_VLLM_BASE_URL: 'http://gpu-box:8000/v1/' };
-    expect(resolve({ base_url: 'http://config.example/v1/' }, { role: 'target' }, environment).settings.baseUrl).toBe('http://config.example/v1');
+    expect(resolve({ base_url: 'http://config.example/v1/' }, { role: 'target', modelId: 'm' }, environment).settings.baseUrl).toBe('http://config.example/v1');
     expect(resolve({}, { role: 'target' }, environment).settings.baseUrl).toBe('http://env.example/v1');
     expect(resolve({ preset: 'vllm' }, { role: 'target', modelId: 'm' }, environment).settings.baseUrl).toBe('http://gpu-box:8000/v1');
     expect(resolve({ preset: 'vllm' }, { role: 'optimizer', modelId: 'm' }, environment).settings.baseUrl).toBe('http://localhost:8000/v1');

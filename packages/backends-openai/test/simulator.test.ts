@@ -5,7 +5,7 @@ import { createAnswerKey, createSimulatedModel, createSimulatorServer, type Simu
 import { GOOD_SKILL, hardScore, syntheticItems, systemPrompt, userPrompt } from '../../backends-sim/test/helpers';
 import { reflectFailurePrompt } from '../../backends-sim/test/optimizer-prompts';
 import { parseReply, reflectReply } from '../../backends-sim/test/reply-schemas';
-import { rateLimitedReply, serverErrorReply, startFaultInjectingServer } from '@skillopt/backends-kit/testing';
+import { rateLimitedReply, serverErrorReply, startFaultInjectingServer, unauthorizedReply } from '@skillopt/backends-kit/testing';
 import { createBackend } from '../src/index';
 
 const items = syntheticItems();
@@ -138,5 +138,54 @@ describe('the openai backend against the simulated OpenAI-compatible server', ()
     } finally {
       await proxy.close();
     }
+  });
+
+  describe('with base_url alone (no preset): an OpenAI-compatible server', () => {
+    async function throughProxy<Result>(use: (proxy: Awaited<ReturnType<typeof startFaultInjectingServer>>, baseUrl: string) => Promise<Result>) {
+      const proxy = await startFaultInjectingServer({ upstream: new URL(simulator.url).origin });
+      try {
+        return await use(proxy, proxy.url(new URL(simulator.url).pathname));
+      } finally {
+        await proxy.close();
+      }
+    }
+
+    it('answers with no key, sending no Authorization header and never OPENAI_API_KEY', async () => {
+      await throughProxy(async (proxy, baseUrl) => {
+        const target = createBackend({ base_url: baseUrl }, { environment: { OPENAI_API_KEY: 'sk-meant-for-openai-only' } }).createChatModel({
+          role: 'target',
+          modelId: 'sim-target',
+        });
+        expect(target.provider).toBe('openai-compatible');
+        const item = items[1] as { question: string; references: string[] };
+        const result = await target.generate({ messages: taskMessages(item.question), purpose: 'rollout' });
+        expect(hardScore(result.text, item.references)).toBe(1);
+        expect(proxy.requests).toHaveLength(1);
+        expect(proxy.requests[0]?.headers.authorization).toBeUndefined();
+      });
+    });
+
+    it('sends the compatible preset key when it is set', async () => {
+      await throughProxy(async (proxy, baseUrl) => {
+        const target = createBackend({ base_url: baseUrl }, { environment: { OPENAI_COMPATIBLE_API_KEY: 'local-server-key' } }).createChatModel({
+          role: 'target',
+          modelId: 'sim-target',
+        });
+        await target.generate({ messages: taskMessages((items[2] as { question: string }).question), purpose: 'rollout' });
+        expect(proxy.requests[0]?.headers.authorization).toBe('Bearer local-server-key');
+      });
+    });
+
+    it('names the one key variable to add when the server wants a key', async () => {
+      await throughProxy(async (proxy, baseUrl) => {
+        proxy.script(unauthorizedReply());
+        const target = createBackend({ base_url: baseUrl }, { environment: {} }).createChatModel({ role: 'target', modelId: 'sim-target' });
+        const error = await target.generate({ messages: taskMessages('q'), purpose: 'rollout' }).catch((caught: unknown) => caught);
+        expect(ProviderError.isInstance(error)).toBe(true);
+        expect((error as ProviderError).code).toBe('provider-authentication');
+        expect((error as ProviderError).message).toContain('(no API key was sent: set OPENAI_COMPATIBLE_API_KEY)');
+        expect(proxy.requests).toHaveLength(1);
+      });
+    });
   });
 });

@@ -223,6 +223,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     provider: SIMULATED_PROVIDER,
     modelId,
     capabilities: SIMULATED_MODEL_CAPABILITIES,
+    defaultConcurrency: SIMULATED_CONCURRENCY,
     generate(received: GenerateRequest): Promise<GenerateResult> {
       if (timeoutMs === undefined) return answer(received);
       return withTimeout((signal) => answer({ ...received, signal }), {
@@ -241,6 +242,9 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
  * from text length. It writes the JSON each optimizer prompt asks for, but holds no reply to an
  * arbitrary JSON Schema. In process it does not stream (`sim serve` streams over HTTP).
  */
+/** Nothing is sent anywhere, so only the machine bounds how many calls are in flight. */
+const SIMULATED_CONCURRENCY = 64;
+
 const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: false });
 
 /** Request settings that change nothing in a deterministic simulation, reported rather than ignored silently. */

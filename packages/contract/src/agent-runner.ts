@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CallPurpose } from './call-purpose.js';
 import { callWarningSchema, type CallWarning } from './call-warning.js';
 import type { ModelCapabilities } from './capabilities.js';
+import type { DispatchAnnouncement } from './dispatch-announcement.js';
 import { isModelImplementation } from './implementation-shape.js';
 import { readRequest, type RequestReading } from './request-reading.js';
 import { usageSchema, type Usage } from './usage.js';
@@ -27,6 +28,7 @@ export const agentRunRequestSchema = z.strictObject({
   timeoutMs: z.number().positive(),
   purpose: z.string().min(1),
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
+  onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
 });
 
 export interface AgentRunRequest {
@@ -40,6 +42,8 @@ export interface AgentRunRequest {
   /** Why the run is made (`rollout`, `replay`, `judge`, `mine`, `optimize`, …), as for chat calls. */
   purpose: CallPurpose;
   signal?: AbortSignal | undefined;
+  /** Awaited before the harness starts, by a runner that declares `capabilities.announcesDispatch` (see `DispatchAnnouncement`). */
+  onDispatch?: DispatchAnnouncement | undefined;
 }
 
 /** One event of the harness's own transcript, as it printed it (usually a parsed JSONL line). */
@@ -81,6 +85,8 @@ export interface AgentRunnerV1 {
   readonly modelId: string;
   /** What it can honour; an env that needs a capability refuses a runner that declares it missing. */
   readonly capabilities?: ModelCapabilities;
+  /** Runs in flight it handles well when the config sets no limit (see `ChatModelV1.defaultConcurrency`). */
+  readonly defaultConcurrency?: number;
   run(request: AgentRunRequest): Promise<AgentRunResult>;
 }
 

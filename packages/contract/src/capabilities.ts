@@ -19,6 +19,8 @@ export const modelCapabilitiesSchema = z.strictObject({
   streaming: z.boolean().optional(),
   /** Reports real token counts; when false, usage is estimated from text length and marked so. */
   reportedUsage: z.boolean().optional(),
+  /** Awaits the request's `onDispatch` before each request leaves the process (after its own queues). */
+  announcesDispatch: z.boolean().optional(),
 });
 
 export interface ModelCapabilities {
@@ -27,6 +29,7 @@ export interface ModelCapabilities {
   jsonSchemaOutput?: boolean | undefined;
   streaming?: boolean | undefined;
   reportedUsage?: boolean | undefined;
+  announcesDispatch?: boolean | undefined;
 }
 
 /** The capabilities in `required` that `declared` says are missing (absent ones are not counted). */

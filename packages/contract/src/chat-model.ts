@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { CallPurpose } from './call-purpose.js';
 import { callWarningSchema, type CallWarning } from './call-warning.js';
 import type { ModelCapabilities } from './capabilities.js';
+import type { DispatchAnnouncement } from './dispatch-announcement.js';
 import { messageSchema, type Message } from './messages.js';
 import { isModelImplementation } from './implementation-shape.js';
 import { readRequest, type RequestReading } from './request-reading.js';
@@ -32,6 +33,7 @@ export const generateRequestSchema = z.strictObject({
   responseFormat: responseFormatSchema.optional(),
   purpose: z.string().min(1),
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
+  onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
 });
 
 export interface GenerateRequest {
@@ -45,6 +47,8 @@ export interface GenerateRequest {
   purpose: CallPurpose;
   /** Aborting it cancels the call; the model then rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
+  /** See {@link DispatchAnnouncement}: awaited before each request leaves the process, by a model that declares `capabilities.announcesDispatch`. */
+  onDispatch?: DispatchAnnouncement | undefined;
 }
 
 export const FINISH_REASONS = ['stop', 'length', 'tool-calls', 'content-filter', 'other'] as const;
@@ -85,6 +89,12 @@ export interface ChatModelV1 {
   readonly modelId: string;
   /** What it can honour; an env that needs a capability refuses a model that declares it missing. */
   readonly capabilities?: ModelCapabilities;
+  /**
+   * Calls in flight it handles well when the config sets no limit: its backend's own limiter uses
+   * it, and core rolls out at most this many items at once unless the config says otherwise.
+   * Absent: the caller's default.
+   */
+  readonly defaultConcurrency?: number;
   generate(request: GenerateRequest): Promise<GenerateResult>;
 }
 

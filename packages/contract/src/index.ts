@@ -70,6 +70,7 @@ export {
   type WorkspaceFile,
   workspaceFileSchema,
 } from './agent-runner.js';
+export type { DispatchAnnouncement } from './dispatch-announcement.js';
 export { SPLIT_NAMES, type SplitName, type TaskItem, taskItemSchema } from './task-item.js';
 export { type Trajectory, trajectorySchema, type TrajectoryTurn, trajectoryTurnSchema } from './trajectory.js';
 export {
@@ -125,10 +126,14 @@ export {
 export { isSecretKey, REDACTED, redactSecrets, redactSecretText } from './secret-redaction.js';
 export {
   type Backend,
+  type BackendCredentials,
+  type BackendCredentialsV1,
   type BackendPackage,
   type BackendPackageV1,
   type BackendV1,
   type ConfigSchema,
+  type CredentialVariable,
+  type CredentialVariableV1,
   describeBackendPackageProblem,
   describeEnvironmentPackageProblem,
   type EnvironmentPackage,

@@ -34,7 +34,35 @@ export interface PackageManifestV1<Kind extends PackageKind = PackageKind, Confi
    * through under their own names.
    */
   originalConfig?: OriginalConfigFormatV1;
+  /**
+   * Backends: the environment variables this package reads its secrets from, so that `skillopt
+   * doctor` and the warning about a secret dropped from a config name the variables the package
+   * really reads (a DeepSeek preset's DEEPSEEK_API_KEY, not OPENAI_API_KEY). Absent: core assumes
+   * `<ID>_API_KEY`.
+   */
+  credentials?: BackendCredentialsV1;
 }
+
+/** One environment variable that may hold a backend's secret, and what it is for (`OpenAI`, `Qwen (DashScope)`). */
+export interface CredentialVariableV1 {
+  name: string;
+  usedBy: string;
+}
+
+/** Where a backend's secrets live: see `PackageManifestV1.credentials`. */
+export interface BackendCredentialsV1 {
+  /** Every variable that may hold one of its secrets (each role's own variants aside). */
+  variables: readonly CredentialVariableV1[];
+  /**
+   * The one variable to set instead of a secret found in the package's config section: `section`
+   * is the section as written (before validation, so it may be anything), `role` the role
+   * sub-section the secret sat in, if any.
+   */
+  variableFor(section: unknown, role: ModelRole | undefined): string;
+}
+
+export type CredentialVariable = CredentialVariableV1;
+export type BackendCredentials = BackendCredentialsV1;
 
 /**
  * A backend package's slice of the original SkillOpt's config format: the original kept every

@@ -230,6 +230,7 @@ export {
   acceptTarget,
   checkTargetCapabilities,
   conventionalPackageNames,
+  conventionalPackageNamesIn,
   createPackageResolver,
   DEFAULT_IMPORT_CONDITIONS,
   interpretPackageName,
@@ -241,6 +242,7 @@ export {
   type PackageResolver,
   type PackageResolverOptions,
   type ResolvedPackage,
+  shortNameOf,
 } from './resolution/index.js';
 export {
   checkRolloutResult,

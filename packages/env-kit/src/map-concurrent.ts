@@ -1,4 +1,5 @@
 import { setMaxListeners } from 'node:events';
+import { forkLatencySlots } from '@skillopt/runtime-kit';
 
 export interface MapConcurrentOptions {
   /** Aborting stops scheduling; the returned promise rejects with the signal's reason. */
@@ -18,7 +19,9 @@ export interface MapConcurrentOptions {
  * - Each call gets a signal that aborts when `options.signal` aborts or another call has failed,
  *   so a mapper that honours it stops early; a mapper that ignores it simply runs to completion.
  *
- * `limit` is a positive integer or `Infinity` (everything at once).
+ * `limit` is a positive integer or `Infinity` (everything at once). Each call is a branch of the
+ * caller's latency-slot chain (runtime-kit's `forkLatencySlots`), so a measured run counts the map
+ * as its longest call or its calls over `limit`, whichever is more.
  */
 export function mapConcurrent<Item, Result>(
   items: readonly Item[],
@@ -44,6 +47,7 @@ export function mapConcurrent<Item, Result>(
     let stopReason: { kind: 'failed'; error: unknown } | { kind: 'aborted'; reason: unknown } | undefined;
     let nextIndex = 0;
     let inFlight = 0;
+    const branches = forkLatencySlots(limit);
 
     const onOuterAbort = (): void => {
       if (stopReason === undefined) stopReason = { kind: 'aborted', reason: outerSignal?.reason };
@@ -55,6 +59,7 @@ export function mapConcurrent<Item, Result>(
       if (inFlight > 0) return;
       if (stopReason === undefined && nextIndex < items.length) return;
       outerSignal?.removeEventListener('abort', onOuterAbort);
+      branches.join();
       if (stopReason === undefined) resolve(results);
       else reject(stopReason.kind === 'failed' ? stopReason.error : stopReason.reason);
     }
@@ -65,7 +70,7 @@ export function mapConcurrent<Item, Result>(
         nextIndex += 1;
         inFlight += 1;
         // `new Promise` turns a mapper that throws synchronously into a rejection like any other.
-        new Promise<Result>((resolveCall) => resolveCall(mapper(items[index] as Item, index, innerController.signal)))
+        new Promise<Result>((resolveCall) => resolveCall(branches.branch(() => mapper(items[index] as Item, index, innerController.signal))))
           .then(
             (result) => {
               results[index] = result;

@@ -5,6 +5,9 @@
 export { abortable, abortReason, sleep } from './abortable-wait.js';
 export { createDeadline, type Deadline, type DeadlineOptions, withDeadline } from './deadline.js';
 
+// The critical path in call latencies
+export { forkLatencySlots, type LatencySlotFork, type LatencySlotTally, latencySlotRecorder, measureLatencySlots } from './latency-slots.js';
+
 // Names: the nearest one, for a "did you mean"
 export { levenshteinDistance } from './levenshtein-distance.js';
 export { nearestName } from './nearest-name.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { configFlags, overridesOf, SkillOptCommand } from '../base-command.js';
+import { configFlags, EXIT_CODES, overridesOf, SkillOptCommand } from '../base-command.js';
 import { credentialPresence } from '../diagnostics/credentials.js';
 import { checkEndpoint, configuredEndpoints, type EndpointCheck } from '../diagnostics/endpoints.js';
 import { scanInstalledPackages, type InstalledPackage } from '../diagnostics/package-scan.js';
@@ -13,9 +13,10 @@ import { writeLine } from '../inspection/write-output.js';
 const FALLBACK_MINIMUM_NODE = '20.19.0';
 
 export default class Doctor extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Check the setup: Node.js, installed packages, credentials and endpoints.';
   static override description =
-    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which credentials are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
+    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which of the credentials the installed backends read are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
   static override examples = [
     { description: 'Check the setup', command: '<%= config.bin %> doctor' },
     { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config skillopt.config.yaml' },
@@ -27,7 +28,7 @@ export default class Doctor extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the findings as JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Record<string, unknown> | undefined> {
     const { flags } = await this.parse(Doctor);
     const workingDirectory = process.cwd();
     const problems: string[] = [];
@@ -46,7 +47,7 @@ export default class Doctor extends SkillOptCommand {
     for (const found of packages.flatMap((location) => location.packages))
       if (!found.ok) problems.push(`${found.packageName}: ${found.problem ?? 'cannot be used'}`);
 
-    const credentials = credentialPresence();
+    const credentials = credentialPresence(packages.flatMap((location) => location.packages.flatMap((found) => found.credentialVariables)));
 
     let configPackages: ConfigPackage[] | undefined;
     let endpoints: EndpointCheck[] | undefined;
@@ -65,57 +66,61 @@ export default class Doctor extends SkillOptCommand {
         if (!endpoint.answered) problems.push(`${endpoint.key} (${endpoint.url}) does not answer: ${endpoint.problem ?? 'no answer'}`);
     }
 
-    if (flags.json) {
-      writeLine(
-        JSON.stringify(
-          {
-            node,
-            packages,
-            credentials: credentials.map(({ name, present }) => ({ name, present })),
-            ...(flags.config ? { config: { file: flags.config, packages: configPackages, endpoints } } : {}),
-            problems,
-          },
-          null,
-          2,
-        ),
-      );
-    } else {
-      const out: string[] = [];
-      out.push('Node.js', `  ${node.version}  ${node.ok ? 'ok' : 'TOO OLD'} (skillopt needs ${required} or newer)`, '');
-      out.push('Env and backend packages');
-      for (const location of packages) {
-        out.push(`  from ${location.from} (${location.directory})`);
-        if (location.packages.length === 0) out.push('    none');
-        else
-          out.push(
-            formatTable(
-              location.packages.map((found) => [
-                `    ${found.packageName}`,
-                found.version ?? '?',
-                found.kind,
-                found.ok ? `id ${found.id ?? '?'}, contract ${found.specificationVersion ?? '?'}` : `INVALID: ${(found.problem ?? '').split('\n')[0] ?? ''}`,
-              ]),
-            ),
-          );
-      }
-      out.push('', 'Credentials (environment variables; values are never shown)');
-      out.push(formatTable(credentials.map((credential) => [`  ${credential.name}`, credential.present ? 'set' : 'not set', credential.usedBy ?? ''])));
-      if (flags.config && configPackages && endpoints) {
-        out.push('', `Config ${flags.config}`);
-        for (const found of configPackages)
-          out.push(
-            `  ${found.kind} ${found.name}: ${found.problem ? (found.installCommand ? `NOT INSTALLED (${found.installCommand})` : `UNUSABLE: ${found.problem.split('\n')[0] ?? ''}`) : `${found.packageName ?? ''} ok`}`,
-          );
-        if (endpoints.length === 0) out.push('  no endpoints configured (backends.*.base_url)');
-        for (const endpoint of endpoints)
-          out.push(
-            `  ${endpoint.key} ${endpoint.url}: ${endpoint.answered ? `answers (HTTP ${endpoint.status ?? '?'})` : `NO ANSWER (${endpoint.problem ?? ''})`}`,
-          );
-      } else out.push('', 'Pass --config <file> to check the packages and endpoints of a config.');
-      out.push('', problems.length === 0 ? 'No problems found.' : `${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
-      writeLine(out.join('\n'));
+    if (this.jsonEnabled()) {
+      const findings = {
+        node,
+        packages,
+        credentials: credentials.map(({ name, present }) => ({ name, present })),
+        ...(flags.config ? { config: { file: flags.config, packages: configPackages, endpoints } } : {}),
+        problems,
+      };
+      if (problems.length === 0) return findings;
+      // The findings are the output, problems included; the exit code says there were some.
+      this.logJson(findings);
+      this.exit(EXIT_CODES.runFailed);
     }
-    if (problems.length > 0) this.exit(1);
+    const out: string[] = [];
+    out.push('Node.js', `  ${node.version}  ${node.ok ? 'ok' : 'TOO OLD'} (skillopt needs ${required} or newer)`, '');
+    out.push('Env and backend packages');
+    for (const location of packages) {
+      out.push(`  from ${location.from} (${location.directory})`);
+      if (location.packages.length === 0) out.push('    none');
+      else
+        out.push(
+          formatTable(
+            location.packages.map((found) => [
+              `    ${found.packageName}`,
+              found.version ?? '?',
+              found.kind,
+              found.ok ? `id ${found.id ?? '?'}, contract ${found.specificationVersion ?? '?'}` : `INVALID: ${(found.problem ?? '').split('\n')[0] ?? ''}`,
+            ]),
+          ),
+        );
+    }
+    out.push('', 'Credentials (environment variables; values are never shown)');
+    out.push(formatTable(credentials.map((credential) => [`  ${credential.name}`, credential.present ? 'set' : 'not set', credential.usedBy ?? ''])));
+    if (flags.config && configPackages && endpoints) {
+      out.push('', `Config ${flags.config}`);
+      for (const found of configPackages)
+        out.push(
+          `  ${found.kind} ${found.name}: ${found.problem ? (found.installCommand ? `NOT INSTALLED (${found.installCommand})` : `UNUSABLE: ${found.problem.split('\n')[0] ?? ''}`) : `${found.packageName ?? ''} ok`}`,
+        );
+      if (endpoints.length === 0) out.push('  no endpoints configured (backends.*.base_url)');
+      for (const endpoint of endpoints)
+        out.push(
+          `  ${endpoint.key} ${endpoint.url}: ${endpoint.answered ? `answers (HTTP ${endpoint.status ?? '?'})` : `NO ANSWER (${endpoint.problem ?? ''})`}`,
+        );
+    } else out.push('', 'Pass --config <file> to check the packages and endpoints of a config.');
+    out.push('', problems.length === 0 ? 'No problems found.' : `${problems.length} problem(s):\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    writeLine(out.join('\n'));
+    if (problems.length > 0) this.exit(EXIT_CODES.runFailed);
+    return undefined;
+  }
+
+  /** `credentials` holds names and booleans only (whether a key is set, never its value), under a key name redaction would hide whole. */
+  protected override redactForOutput(value: unknown): unknown {
+    const { credentials, ...findings } = value as { credentials?: unknown };
+    return credentials === undefined ? super.redactForOutput(value) : { ...(super.redactForOutput(findings) as object), credentials };
   }
 }
 

@@ -8,11 +8,13 @@ import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, type Stop
 import { formatCount, formatScore, formatTable, formatUsd } from '../output/format.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
+import { requireSomeConfig } from '../run-setup/missing-config.js';
 import { writeLine, writeWarning } from '../inspection/write-output.js';
 
 const SPLITS = ['test', 'val', 'train'] as const;
 
 export default class Eval extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Evaluate one skill on one split, without training.';
   static override description =
     'Rolls the skill out with the target model of the config on every item of the split (test by default; evaluation.test_env_num, sel_env_num or train.train_size limit it as in training) and prints the items scored and excluded, the mean hard score (pass rate) and soft score (partial credit), and the calls and tokens it took. No optimizer model is called. Items whose rollout keeps failing for infrastructure reasons are excluded from the means and listed.';
@@ -37,7 +39,7 @@ export default class Eval extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the evaluation report as JSON (summary, every item, usage)' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<EvaluationReport & { skillFile: string }> {
     const { flags } = await this.parse(Eval);
     const workingDirectory = process.cwd();
     const split = flags.split as SplitName;
@@ -49,10 +51,9 @@ export default class Eval extends SkillOptCommand {
         category: 'user',
         message: `the skill file ${flags.skill} is empty; evaluate a skill with some text in it`,
       });
-    const run = await prepareRun({
-      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
-      needsOptimizer: false,
-    });
+    const configRequest = await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
+    requireSomeConfig(configRequest, { bin: this.config.bin, withConfig: `${this.config.bin} eval --config <file> --skill ${flags.skill}` });
+    const run = await prepareRun({ ...configRequest, needsOptimizer: false });
     for (const warning of run.warnings) writeWarning(warning.message);
     if (run.splitSizes[split] === 0)
       throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `the ${split} split of ${run.environment.id} has no items` });
@@ -82,11 +83,8 @@ export default class Eval extends SkillOptCommand {
       await rm(workDirectory, { recursive: true, force: true });
     }
 
-    if (flags.json) {
-      writeLine(JSON.stringify({ skillFile, ...report }, null, 2));
-      return;
-    }
-    writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, run.simulatedRoles.includes('target')));
+    if (!this.jsonEnabled()) writeLine(formatReport(report, path.relative(workingDirectory, skillFile) || skillFile, run.simulatedRoles.includes('target')));
+    return { skillFile, ...report };
   }
 }
 

@@ -1,13 +1,25 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { estimateRun, lockRunDirectory, prepareRun, readRunOverview, train, type DirectoryLock, type SkillOptConfig } from '@skillopt/core';
-import { configFlags, overridesOf, SkillOptCommand, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
+import {
+  estimateRun,
+  lockRunDirectory,
+  prepareRun,
+  readRunOverview,
+  train,
+  type DirectoryLock,
+  type RunConfigRequest,
+  type RunSummary,
+  type SkillOptConfig,
+} from '@skillopt/core';
+import { configFlags, overridesOf, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
 import { formatRunSummary } from '../output/summary-table.js';
 import { runConfigRequestOf } from '../run-setup/command-config.js';
+import { requireSomeConfig } from '../run-setup/missing-config.js';
 import { readSkillFile } from '../run-setup/skill-file.js';
+import { StreamingCommand } from '../streaming-command.js';
 
-export default class Train extends SkillOptCommand {
+export default class Train extends StreamingCommand {
   static override summary = 'Train a skill document: rollouts, reflection, gated updates, a final test.';
   static override description =
     'Runs the SkillOpt loop of the config: per step the target rolls out a batch with the current skill, the optimizer proposes edits, and the validation gate accepts the candidate only if it beats the incumbent. Everything is written to the run directory; a stopped run resumes with --resume.';
@@ -33,19 +45,20 @@ export default class Train extends SkillOptCommand {
       description: 'resume the run in this directory (its config.json is the config; --set still applies)',
       exclusive: ['config', 'out'],
     }),
-    json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, and nothing else' }),
+    json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, then one result or error line (docs/cli-json.md)' }),
   };
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
   private runDirectoryLock: DirectoryLock | undefined;
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(Train);
+  async run(): Promise<RunSummary> {
+    // `skillopt demo` is this command with its own flags and config (commands/demo.ts).
+    const { flags } = await this.parse(this.constructor as typeof Train);
     const workingDirectory = process.cwd();
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
     if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
     const run = await prepareRun({
-      ...(await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory })),
+      ...(await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined)),
       ...(resumeDirectory ? { resumeDirectory } : {}),
       needsOptimizer: true,
     });
@@ -60,7 +73,7 @@ export default class Train extends SkillOptCommand {
     if (!resumeDirectory) await this.lockRunDirectory(runDirectory, false);
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
 
-    const mode: ProgressMode = flags.json ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
+    const mode: ProgressMode = this.jsonEnabled() ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
     if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
       this.log(`The run in ${path.relative(workingDirectory, resumeDirectory) || '.'} already finished: nothing is trained or paid for again.`);
     if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
@@ -73,6 +86,7 @@ export default class Train extends SkillOptCommand {
       controller.abort(stoppedBy(signal));
     };
     for (const signal of STOP_SIGNAL_NAMES) process.once(signal, interrupt);
+    this.resumeCommand = `${this.config.bin} train --resume ${path.relative(workingDirectory, runDirectory) || '.'}`;
     try {
       const summary = await train({
         config,
@@ -87,10 +101,11 @@ export default class Train extends SkillOptCommand {
         ...(initialSkill !== undefined ? { initialSkill } : {}),
         signal: controller.signal,
         onEvent: display.onEvent,
-        resumeCommand: `${this.config.bin} train --resume ${path.relative(workingDirectory, runDirectory) || '.'}`,
+        resumeCommand: this.resumeCommand,
       });
       display.finish();
-      if (!flags.json) this.log(`\n${formatRunSummary(summary)}`);
+      this.log(`\n${formatRunSummary(summary)}`);
+      return summary;
     } catch (error) {
       display.finish();
       if (controller.signal.aborted) throw controller.signal.reason;
@@ -98,6 +113,17 @@ export default class Train extends SkillOptCommand {
     } finally {
       for (const signal of STOP_SIGNAL_NAMES) process.removeListener(signal, interrupt);
     }
+  }
+
+  /** The run's config: the discovered project config and --config (a resumed run's is its config.json). */
+  protected async runConfigRequest(
+    flags: { config?: string | undefined; set: string[]; 'cfg-options': string[] },
+    workingDirectory: string,
+    resuming: boolean,
+  ): Promise<RunConfigRequest> {
+    const request = await runConfigRequestOf({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
+    if (!resuming) requireSomeConfig(request, { bin: this.config.bin, withConfig: `${this.config.bin} train --config <file>` });
+    return request;
   }
 
   override async finally(error: Error | undefined): Promise<unknown> {

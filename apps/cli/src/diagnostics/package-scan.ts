@@ -1,8 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { SUPPORTED_SPECIFICATION_VERSIONS, isSupportedSpecificationVersion, type PackageKind } from '@skillopt/contract';
-import { createPackageResolver } from '@skillopt/core';
+import { SUPPORTED_SPECIFICATION_VERSIONS, isSupportedSpecificationVersion, type CredentialVariable, type PackageKind } from '@skillopt/contract';
+import { conventionalPackageNamesIn, createPackageResolver, shortNameOf } from '@skillopt/core';
 
 /** An env or backend package installed where a directory's imports would find it. */
 export interface InstalledPackage {
@@ -14,31 +14,11 @@ export interface InstalledPackage {
   /** From its manifest, once loaded. */
   id: string | undefined;
   specificationVersion: string | undefined;
+  /** Backends: the environment variables it reads its secrets from, as its manifest declares them. */
+  credentialVariables: readonly CredentialVariable[];
   ok: boolean;
   /** Why it cannot be used: it failed to load, is not a package of its kind, or targets another contract. */
   problem: string | undefined;
-}
-
-/** Libraries for package authors that share the naming pattern but are not packages to load. */
-const NOT_PACKAGES = new Set(['@skillopt/env-kit', '@skillopt/backends-kit']);
-
-/** The package names the conventions give an env or a backend, as installed under one node_modules. */
-function conventionalNamesIn(modulesDirectory: string): string[] {
-  const names: string[] = [];
-  const list = (directory: string) => {
-    try {
-      return readdirSync(directory);
-    } catch {
-      return [];
-    }
-  };
-  for (const entry of list(path.join(modulesDirectory, '@skillopt'))) if (/^(env|backends)-./.test(entry)) names.push(`@skillopt/${entry}`);
-  for (const entry of list(modulesDirectory)) if (/^skillopt-(env|backends)-./.test(entry)) names.push(entry);
-  return names.filter((name) => !NOT_PACKAGES.has(name)).sort();
-}
-
-function kindOfPackageName(name: string): PackageKind {
-  return /(^|\/)(skillopt-)?env-/.test(name) ? 'env' : 'backend';
 }
 
 /**
@@ -53,7 +33,7 @@ export async function scanInstalledPackages(anchorDirectory: string): Promise<In
   const resolver = createPackageResolver({ workingDirectory: anchorDirectory });
   for (const modulesDirectory of modulesDirectories) {
     if (!existsSync(modulesDirectory)) continue;
-    for (const packageName of conventionalNamesIn(modulesDirectory)) {
+    for (const packageName of conventionalPackageNamesIn(modulesDirectory)) {
       // The nearest copy is the one an import would load.
       if (seen.has(packageName)) continue;
       seen.add(packageName);
@@ -65,7 +45,8 @@ export async function scanInstalledPackages(anchorDirectory: string): Promise<In
 }
 
 async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>, packageName: string, packageDirectory: string): Promise<InstalledPackage> {
-  const kind = kindOfPackageName(packageName);
+  // Every name the listing gives is a conventional one.
+  const kind = shortNameOf(packageName)!.kind;
   const base = { packageName, version: packageVersion(packageDirectory), kind, packageDirectory };
   try {
     const resolved = kind === 'env' ? await resolver.resolveEnvironmentPackage(packageName) : await resolver.resolveBackendPackage(packageName);
@@ -75,13 +56,21 @@ async function inspectPackage(resolver: ReturnType<typeof createPackageResolver>
       ...base,
       id: manifest.id,
       specificationVersion: manifest.specificationVersion,
+      credentialVariables: manifest.credentials?.variables ?? [],
       ok: supported,
       problem: supported
         ? undefined
         : `declares package specification ${manifest.specificationVersion}; this release supports ${SUPPORTED_SPECIFICATION_VERSIONS['package-manifest'].join(', ')}`,
     };
   } catch (error) {
-    return { ...base, id: undefined, specificationVersion: undefined, ok: false, problem: error instanceof Error ? error.message : String(error) };
+    return {
+      ...base,
+      id: undefined,
+      specificationVersion: undefined,
+      credentialVariables: [],
+      ok: false,
+      problem: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 

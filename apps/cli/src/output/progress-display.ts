@@ -1,6 +1,7 @@
 import type { RunEvent, SplitName } from '@skillopt/contract';
 import { splitOfRolloutPhase } from '@skillopt/core';
 import { formatPerSplit, formatScore, formatUsd } from './format.js';
+import { jsonLine } from './json-lines.js';
 
 export type ProgressMode = 'terminal' | 'lines' | 'json';
 
@@ -56,7 +57,7 @@ export function createProgressDisplay(mode: ProgressMode, output: ProgressOutput
   return {
     onEvent(event) {
       if (mode === 'json') {
-        output.write(`${JSON.stringify(event)}\n`);
+        output.write(jsonLine(event));
         return;
       }
       switch (event.type) {

@@ -7,6 +7,8 @@ import { discoverProjectConfig } from './project-config.js';
 export interface CommandConfigFlags {
   /** `--config`; absent: the discovered project config alone. */
   configFile?: string;
+  /** The demo's config stands alone: a project config around it would change its figures. */
+  ignoreProjectConfig?: boolean;
   /** `--set` and `--cfg-options` values, in order. */
   overrides: readonly string[];
   workingDirectory: string;
@@ -25,7 +27,7 @@ export function cliInstallDirectory(): string {
  */
 export async function runConfigRequestOf(flags: CommandConfigFlags): Promise<RunConfigRequest> {
   const layers: ConfigLayerInput[] = [];
-  const discovered = await discoverProjectConfig(flags.workingDirectory);
+  const discovered = flags.ignoreProjectConfig ? undefined : await discoverProjectConfig(flags.workingDirectory);
   if (discovered) layers.push(discovered);
   if (flags.configFile) layers.push({ file: path.resolve(flags.workingDirectory, flags.configFile) });
   return {

@@ -24,8 +24,8 @@ ${fence}
 
 ## Train on it
 
-With the SkillOpt CLI installed (\`npm install -g @skillopt/cli\`, or locally in your project and
-run through \`npx skillopt\`):
+With the SkillOpt CLI installed (\`npm install -g @skillopt/cli\`; or, installed in your project or
+not at all, run it as \`npx @skillopt/cli\` in place of \`skillopt\`):
 
 ${fence}sh
 skillopt train --config ${EXAMPLE_CONFIG_PATH}

@@ -10,6 +10,8 @@ export interface CliProcess {
   pid: number;
   /** Resolves when the process has ended: its exit code (null when a signal ended it) and what it printed. */
   ended: Promise<{ code: number | null; stdout: string; stderr: string }>;
+  /** What it printed on stdout so far, for a process that runs until it is stopped. */
+  stdoutSoFar(): string;
   signal(name: NodeJS.Signals): void;
 }
 
@@ -27,6 +29,7 @@ export function startSkillopt(args: string[], workingDirectory: string, environm
   return {
     pid: child.pid!,
     ended: new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr }))),
+    stdoutSoFar: () => stdout,
     signal: (name) => child.kill(name),
   };
 }

@@ -93,6 +93,26 @@ export const CHAT_MODEL_CONFORMANCE_CHECKS: readonly NamedChatModelCheck[] = [
     },
   },
   {
+    name: 'awaits the announcement of each request before sending it, when it declares announcesDispatch',
+    appliesTo: () => true,
+    async run(options, context) {
+      const model = await options.createAnsweringModel(context);
+      assert.ok(model.capabilities !== undefined, 'capabilities must be declared, so the caller knows whether the model announces its requests');
+      // A model without a queue of its own need not announce: its caller records the call before calling it.
+      if (model.capabilities.announcesDispatch !== true) return;
+      let announcements = 0;
+      await answered(model, { ...PROBE_REQUEST, onDispatch: async () => void (announcements += 1) }, context, 'a request with onDispatch');
+      assert.ok(announcements >= 1, 'capabilities say announcesDispatch, but onDispatch was never called');
+      // A caller that cannot record the call refuses it: the model must not send (nor answer) it.
+      const refusal = new Error('the ledger cannot record this call');
+      const outcome = await model.generate({ ...PROBE_REQUEST, onDispatch: () => Promise.reject(refusal) }).then(
+        () => 'answered',
+        (error: unknown) => error,
+      );
+      assert.ok(outcome !== 'answered', 'a request whose onDispatch rejected was answered: the model did not await it before sending');
+    },
+  },
+  {
     name: 'answers a request with a field it does not know, and reports that field as a warning',
     appliesTo: () => true,
     async run(options, context) {

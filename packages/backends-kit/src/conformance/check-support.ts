@@ -96,7 +96,7 @@ export function assertRetryableProviderError(error: unknown, situation: string, 
 
 /** Fails unless the object declares a supported specification version, a provider, a model and valid capabilities. */
 export function assertDeclarations(
-  implementation: { specificationVersion?: unknown; provider?: unknown; modelId?: unknown; capabilities?: unknown },
+  implementation: { specificationVersion?: unknown; provider?: unknown; modelId?: unknown; capabilities?: unknown; defaultConcurrency?: unknown },
   contractInterface: ContractInterface,
 ): void {
   assert.ok(
@@ -111,6 +111,11 @@ export function assertDeclarations(
   assert.ok(implementation.capabilities !== undefined, 'capabilities must be declared, so an env can refuse a target that lacks what it needs');
   const parsed = modelCapabilitiesSchema.safeParse(implementation.capabilities);
   assert.ok(parsed.success, `capabilities are not valid: ${parsed.success ? '' : formatZodIssues(parsed.error)}`);
+  const { defaultConcurrency } = implementation;
+  assert.ok(
+    defaultConcurrency === undefined || (Number.isInteger(defaultConcurrency) && (defaultConcurrency as number) >= 1),
+    `defaultConcurrency must be a whole number of at least 1 when declared, got ${String(defaultConcurrency)}`,
+  );
 }
 
 /** Fails unless `usage` is valid, and marked estimated when the implementation says it reports none. */

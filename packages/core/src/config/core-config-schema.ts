@@ -204,7 +204,11 @@ export const runSectionSchema = z.strictObject({
   retries: wholeNumber(0)
     .default(2)
     .describe('Retries of a rollout whose backend failed (infrastructure errors, never wrong answers) before the item is excluded and reported.'),
-  rollout_concurrency: wholeNumber(1).default(16).describe('Items rolled out at once when the env does not set env.rollout_workers.'),
+  rollout_concurrency: wholeNumber(1)
+    .optional()
+    .describe(
+      "Items rolled out at once when the env does not set env.rollout_workers. Absent: the target model's default concurrency (the simulator 64, OpenAI 8, Anthropic 4), else 16.",
+    ),
   max_excluded_share: z
     .number()
     .min(0)

@@ -37,7 +37,7 @@ export interface ValidateConfigOptions {
  */
 export function validateConfig(raw: unknown, schema: ComposedConfigSchema = composeConfigSchema(), options: ValidateConfigOptions = {}): ValidatedConfig {
   if (!isConfigMapping(raw)) throw configInvalid(`a configuration must be a mapping of sections, got ${describeValue(raw)}`);
-  const { config: withoutSecrets, warnings } = dropConfigSecrets(raw);
+  const { config: withoutSecrets, warnings } = dropConfigSecrets(raw, schema.backends);
   warnings.push(...unvalidatedSectionWarnings(withoutSecrets, schema));
 
   const parsed = schema.schema.safeParse(withoutSecrets);

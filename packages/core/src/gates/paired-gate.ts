@@ -1,3 +1,4 @@
+import { forkLatencySlots } from '@skillopt/runtime-kit';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { SCORE_TOLERANCE } from './gate-metric.js';
 import type { GateDecision, GateRules } from './gate-decision.js';
@@ -84,10 +85,13 @@ function resultsInItemOrder<Item extends { id: string }>(chunk: readonly Item[],
 
 /**
  * Both evaluations of a chunk, run together. When one fails the other is still awaited before the
- * error is passed on, so no rollout of this gate is still running when the caller moves on.
+ * error is passed on, so no rollout of this gate is still running when the caller moves on. Each
+ * is a branch of the run's latency-slot chain, bounded by its own rollouts' limit.
  */
-async function bothSettled<A, B>(first: Promise<A>, second: Promise<B>): Promise<[A, B]> {
-  const [firstOutcome, secondOutcome] = await Promise.allSettled([first, second]);
+async function bothSettled<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+  const branches = forkLatencySlots(Number.POSITIVE_INFINITY);
+  const [firstOutcome, secondOutcome] = await Promise.allSettled([branches.branch(first), branches.branch(second)]);
+  branches.join();
   if (firstOutcome.status === 'rejected') throw firstOutcome.reason;
   if (secondOutcome.status === 'rejected') throw secondOutcome.reason;
   return [firstOutcome.value, secondOutcome.value];
@@ -161,7 +165,10 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
   for (let start = 0; start < ordered.length; start += chunkSize) {
     if (signal?.aborted) throw signal.reason;
     const chunk = ordered.slice(start, start + chunkSize);
-    const [candidateChunk, incumbentChunk] = await bothSettled(input.evaluateCandidate(chunk), input.incumbentResults(chunk));
+    const [candidateChunk, incumbentChunk] = await bothSettled(
+      () => input.evaluateCandidate(chunk),
+      () => input.incumbentResults(chunk),
+    );
     const candidateInOrder = resultsInItemOrder(chunk, candidateChunk, 'candidate');
     const incumbentInOrder = resultsInItemOrder(chunk, incumbentChunk, 'incumbent');
     candidateResults.push(...candidateInOrder);

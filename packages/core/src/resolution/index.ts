@@ -1,3 +1,4 @@
+export * from './installed-package-names.js';
 export * from './package-candidates.js';
 export * from './package-entry.js';
 export * from './package-resolver.js';

@@ -12,6 +12,8 @@ import {
 } from '@skillopt/contract';
 import { DEFAULT_IMPORT_CONDITIONS, locatePackage, locatePath, type LocatedPackage } from './package-entry.js';
 import { interpretPackageName } from './package-candidates.js';
+import { listOf } from './list-of.js';
+import { adviseMissingPackage } from './missing-package-advice.js';
 
 /**
  * Loads a module given its entry file. The default is a dynamic `import()` of the file URL; tests
@@ -105,16 +107,23 @@ export function createPackageResolver(options: PackageResolverOptions): PackageR
     }
 
     const tried = [...request.conventional, ...(request.asGiven === undefined ? [] : [request.asGiven])];
-    const install = request.conventional[0] ?? name;
+    const advice = adviseMissingPackage(kind, name, searchDirectories);
     throw new SkillOptError({
       code: ERROR_CODES.packageNotFound,
       category: 'user',
       message: [
         `The ${KIND_NAMES[kind]} package "${name}" is not installed: looked for ${listOf(tried)} from ${listOf(searchDirectories)}.`,
         ...(asGivenProblem === undefined ? [] : [asGivenProblem]),
-        `Install it in your project: npm install ${install}`,
+        ...advice.sentences,
       ].join(' '),
-      details: { kind, name, tried, searchDirectories, installCommand: `npm install ${install}` },
+      details: {
+        kind,
+        name,
+        tried,
+        searchDirectories,
+        ...(advice.installCommand === undefined ? {} : { installCommand: advice.installCommand }),
+        ...(advice.didYouMean === undefined ? {} : { didYouMean: advice.didYouMean }),
+      },
     });
   }
 
@@ -181,9 +190,4 @@ function manifestVersionOf(namespace: unknown): string | undefined {
 
 function article(kind: PackageKind): string {
   return kind === 'env' ? 'an env' : 'a backend';
-}
-
-function listOf(items: readonly string[]): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
 }

@@ -4,6 +4,7 @@ import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { evaluateSkill } from '../evaluation/evaluate-skill.js';
 import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import type { ItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { ScoreSummary } from '../evaluation/score-summary.js';
 import { createEventBus } from '../events/event-bus.js';
@@ -30,7 +31,7 @@ export interface EvaluateOptions {
   priceTable?: PriceTable;
   /** The split's items as run setup loaded them (prepareRun); absent: evaluate() loads it. */
   items?: readonly TaskItem[];
-  /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
+  /** Where rollouts run; default: in this process, at most `rolloutConcurrencyOf(config, target)` at once. */
   executor?: Executor;
 }
 
@@ -74,7 +75,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
       target,
       cache,
       ...(options.executor === undefined ? {} : { executor: options.executor }),
-      concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
+      concurrency: rolloutConcurrencyOf(config, target),
       retries: config.run.retries,
       signal: options.signal ?? new AbortController().signal,
       phase: split === 'test' ? 'test' : 'selection',

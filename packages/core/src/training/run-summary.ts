@@ -52,6 +52,12 @@ export interface RunSummary {
   rollouts: { run: number; cacheHits: number; retries: number };
   /** Model calls on the critical path, counted in waves of concurrent calls. */
   sequentialWaves: number;
+  /**
+   * The critical path in call latencies: the fewest latency slots in which the run's calls could
+   * complete if each took one unit of time, under the limits on calls in flight (wall time at
+   * latency L is at least this × L). Absent in the summary of a run finished before it was counted.
+   */
+  latencySlots?: number;
   usage: LedgerTotals;
   bestSkillPath: string;
 }

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import { measureLatencySlots } from '@skillopt/runtime-kit';
 import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
@@ -12,6 +13,7 @@ import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
 import { RUN_FILES } from '../run-store/run-directory-layout.js';
@@ -49,7 +51,7 @@ export interface TrainOptions {
   resumeCommand?: string;
   /** The env's splits as run setup loaded them (prepareRun); absent: train() loads them itself. */
   splits?: LoadedSplits;
-  /** Where rollouts run; default: in this process, at most `run.rollout_concurrency` at once. */
+  /** Where rollouts run; default: in this process, at most `rolloutConcurrencyOf(config, target)` at once. */
   executor?: Executor;
   /** The roles whose backend is a simulator (run setup's `simulatedRoles`), for the summary's label. */
   simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
@@ -151,7 +153,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       events,
       ledger,
       cache,
-      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: config.env.rollout_workers ?? config.run.rollout_concurrency }),
+      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: rolloutConcurrencyOf(config, target) }),
       signal,
       splits,
       stepsPerEpoch,
@@ -172,45 +174,49 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       resumed,
     });
 
-    let state: TrainerState;
+    let restoredState: TrainerState | undefined;
     if (resumed) {
       const restored = await fromRuntimeState(store, store.state!);
-      state = restored.state;
+      restoredState = restored.state;
       context.counters = restored.counters;
-    } else state = await startFresh(context, options.initialSkill ?? (await environment.initialSkill()));
-    for (let epoch = 1; epoch <= config.train.num_epochs; epoch += 1) {
-      const firstStepOfEpoch = (epoch - 1) * stepsPerEpoch + 1;
-      if (state.lastCompletedStep < firstStepOfEpoch) emit({ type: 'epoch-started', epoch });
-      for (let step = 1; step <= stepsPerEpoch; step += 1) {
-        const globalStep = firstStepOfEpoch + step - 1;
-        if (globalStep <= state.lastCompletedStep) continue;
-        // Budgets are checked between steps, so a run stops with nothing half-done.
-        ledger.assertWithinBudget();
-        if (signal.aborted) throw signal.reason;
-        await store.clearUncommittedStep(globalStep);
-        ledger.setGlobalStep(globalStep);
-        const excludedBefore = context.counters.excluded.length;
-        const record = await runTrainingStep(context, state, { epoch, step, globalStep });
-        ledger.setGlobalStep(undefined);
-        Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
-        await store.commitStep({ record, state: toRuntimeState(state, context.counters) });
-        await Promise.all([ledger.flush(), eventsFile.flush()]);
-        emit({
-          type: 'step-finished',
-          epoch,
-          step,
-          globalStep,
-          accepted: record.outcome === 'accepted',
-          bestScore: state.best.scores.score ?? 0,
-          excludedItems: context.counters.excluded.length - excludedBefore,
-        });
-      }
-      // Epoch-end stages and the final evaluation spend too: a spent budget stops before them.
-      ledger.assertWithinBudget();
-      await runEpochEnd(context, state, epoch);
     }
-    ledger.assertWithinBudget();
-    const summary = await finishRun(context, state, sizes, { targetModel, optimizerModel: givenOptimizer, simulatedRoles: options.simulatedRoles ?? [] });
+    // Every model call from here on counts in the run's latency slots, which a resumed run continues.
+    const summary = await measureLatencySlots(context.counters.latencySlots, async () => {
+      const state = restoredState ?? (await startFresh(context, options.initialSkill ?? (await environment.initialSkill())));
+      for (let epoch = 1; epoch <= config.train.num_epochs; epoch += 1) {
+        const firstStepOfEpoch = (epoch - 1) * stepsPerEpoch + 1;
+        if (state.lastCompletedStep < firstStepOfEpoch) emit({ type: 'epoch-started', epoch });
+        for (let step = 1; step <= stepsPerEpoch; step += 1) {
+          const globalStep = firstStepOfEpoch + step - 1;
+          if (globalStep <= state.lastCompletedStep) continue;
+          // Budgets are checked between steps, so a run stops with nothing half-done.
+          ledger.assertWithinBudget();
+          if (signal.aborted) throw signal.reason;
+          await store.clearUncommittedStep(globalStep);
+          ledger.setGlobalStep(globalStep);
+          const excludedBefore = context.counters.excluded.length;
+          const record = await runTrainingStep(context, state, { epoch, step, globalStep });
+          ledger.setGlobalStep(undefined);
+          Object.assign(state, { lastCompletedStep: globalStep, epoch, stepInEpoch: step });
+          await store.commitStep({ record, state: toRuntimeState(state, context.counters) });
+          await Promise.all([ledger.flush(), eventsFile.flush()]);
+          emit({
+            type: 'step-finished',
+            epoch,
+            step,
+            globalStep,
+            accepted: record.outcome === 'accepted',
+            bestScore: state.best.scores.score ?? 0,
+            excludedItems: context.counters.excluded.length - excludedBefore,
+          });
+        }
+        // Epoch-end stages and the final evaluation spend too: a spent budget stops before them.
+        ledger.assertWithinBudget();
+        await runEpochEnd(context, state, epoch);
+      }
+      ledger.assertWithinBudget();
+      return finishRun(context, state, sizes, { targetModel, optimizerModel: givenOptimizer, simulatedRoles: options.simulatedRoles ?? [] });
+    });
     await Promise.all([ledger.flush(), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });
@@ -312,6 +318,7 @@ async function finishRun(
     excludedItems: context.counters.excluded.map((item) => ({ phase: item.phase, itemId: item.itemId, code: item.error.code, message: item.error.message })),
     rollouts: { run: context.counters.rolloutsRun, cacheHits: context.counters.cacheHits, retries: context.counters.retries },
     sequentialWaves: context.counters.waves,
+    latencySlots: context.counters.latencySlots.slots,
     usage: context.ledger.totals(),
     bestSkillPath: store.pathOf('best_skill.md'),
   };

@@ -60,6 +60,8 @@ const countersSchema = z.strictObject({
     }),
   ),
   waves: z.int().nonnegative(),
+  // Absent in the state of a run started before latency slots were counted: it resumes from none.
+  latencySlots: z.strictObject({ slots: z.int().nonnegative(), calls: z.int().nonnegative() }).default({ slots: 0, calls: 0 }),
   stageFailures: z.array(z.strictObject({ globalStep: z.int().positive().nullable(), stage: z.string(), prompt: z.string().optional(), reason: z.string() })),
 });
 

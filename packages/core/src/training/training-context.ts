@@ -1,9 +1,11 @@
 import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
 import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { forkLatencySlots, type LatencySlotTally } from '@skillopt/runtime-kit';
 import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -32,6 +34,12 @@ export interface TrainingCounters {
    * stage that called the optimizer one. Re-asks after a malformed reply are not counted.
    */
   waves: number;
+  /**
+   * The run's critical path in call latencies (runtime-kit's latency slots): the fewest latency
+   * slots in which its calls could complete at unit latency under the limits on calls in flight.
+   * The live tally of the run's measurement; a resumed run continues it.
+   */
+  latencySlots: LatencySlotTally;
   stageFailures: Array<{ globalStep: number | null; stage: string; prompt?: string | undefined; reason: string }>;
 }
 
@@ -62,7 +70,7 @@ export interface TrainingContext {
 }
 
 export function newTrainingCounters(): TrainingCounters {
-  return { rolloutsRun: 0, cacheHits: 0, retries: 0, excluded: [], waves: 0, stageFailures: [] };
+  return { rolloutsRun: 0, cacheHits: 0, retries: 0, excluded: [], waves: 0, latencySlots: { slots: 0, calls: 0 }, stageFailures: [] };
 }
 
 /**
@@ -85,7 +93,7 @@ export async function evaluateInRun(
     target: context.target,
     cache: context.cache,
     executor: context.executor,
-    concurrency: config.env.rollout_workers ?? config.run.rollout_concurrency,
+    concurrency: rolloutConcurrencyOf(config, context.target),
     retries: config.run.retries,
     signal: options.signal ?? context.signal,
     phase,
@@ -136,27 +144,32 @@ export async function evaluateTogether(context: TrainingContext, requests: reado
   const stopGroup = () => group.abort(context.signal.reason);
   context.signal.addEventListener('abort', stopGroup, { once: true });
   let ranRollouts = false;
+  // The evaluations share the executor's bound on rollouts in flight.
+  const branches = forkLatencySlots(rolloutConcurrencyOf(context.config, context.target));
   const evaluations = requests.map(({ skill, items, phase }) => {
     const bySkill = shared.get(items) ?? new Map<string, Promise<SkillEvaluation>>();
     shared.set(items, bySkill);
     let evaluation = bySkill.get(skill);
     if (evaluation === undefined) {
-      evaluation = evaluateInRun(context, skill, items, phase, { countsAsWave: false, signal: group.signal }).then(
-        (done) => {
-          if (done.counters.rolloutsRun > 0) ranRollouts = true;
-          return done;
-        },
-        (error: unknown) => {
-          group.abort(error);
-          throw error;
-        },
-      );
+      evaluation = branches
+        .branch(() => evaluateInRun(context, skill, items, phase, { countsAsWave: false, signal: group.signal }))
+        .then(
+          (done) => {
+            if (done.counters.rolloutsRun > 0) ranRollouts = true;
+            return done;
+          },
+          (error: unknown) => {
+            group.abort(error);
+            throw error;
+          },
+        );
       bySkill.set(skill, evaluation);
     }
     return evaluation;
   });
   try {
     const outcomes = await Promise.allSettled(evaluations);
+    branches.join();
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     // The first failure is the cause; the others were stopped by it (aborted) and say nothing new.
     if (group.signal.aborted && !context.signal.aborted) throw group.signal.reason;

@@ -1,4 +1,4 @@
-import { isSecretKey, REDACTED, redactSecrets, redactSecretText } from '@skillopt/contract';
+import { isSecretKey, REDACTED, redactSecrets, redactSecretText, type PackageManifest } from '@skillopt/contract';
 import { dropConfigSecrets, translateOriginalConfig, validateConfig } from '../../src/config/index.js';
 import { STUB_BACKEND_PACKAGES } from './stub-packages.js';
 
@@ -39,15 +39,35 @@ describe('isSecretKey', () => {
 });
 
 describe('secrets in configs are never kept', () => {
-  it("drops a key from our format with a warning naming the backend's environment variable", () => {
-    const { config, warnings, dropped } = dropConfigSecrets({
-      backends: {
-        openai: { preset: 'azure', api_key: 'abc', target: { api_key: 'def' } },
-        anthropic: { apiKey: 'sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx' },
-        sim: { token: '' },
+  it("drops a key from our format with a warning naming the variable the backend's manifest says it reads", () => {
+    const asked: Array<[unknown, string | undefined]> = [];
+    const openai: PackageManifest = {
+      kind: 'backend',
+      id: 'openai',
+      specificationVersion: 'v1',
+      configSchema: { safeParse: (input: unknown) => ({ success: true as const, data: input }) },
+      credentials: {
+        variables: [{ name: 'AZURE_OPENAI_API_KEY', usedBy: 'Azure OpenAI' }],
+        variableFor: (section, role) => {
+          asked.push([section, role]);
+          return role === undefined ? 'AZURE_OPENAI_API_KEY' : `${role.toUpperCase()}_AZURE_OPENAI_API_KEY`;
+        },
       },
-      env: { name: 'officeqa', search_api_token: 'tok' },
-    });
+    };
+    const { config, warnings, dropped } = dropConfigSecrets(
+      {
+        backends: {
+          openai: { preset: 'azure', api_key: 'abc', target: { api_key: 'def' } },
+          anthropic: { apiKey: 'sk-ant-xxxxxxxxxxxxxxxxxxxxxxxx' },
+          sim: { token: '' },
+        },
+        env: { name: 'officeqa', search_api_token: 'tok' },
+      },
+      { openai },
+    );
+    // The manifest is asked with the section as written (before the secret was dropped) and the role.
+    expect(asked.map(([, role]) => role)).toEqual([undefined, 'target']);
+    expect(asked[0]?.[0]).toMatchObject({ preset: 'azure' });
     expect(config).toEqual({ backends: { openai: { preset: 'azure', target: {} }, anthropic: {}, sim: {} }, env: { name: 'officeqa' } });
     expect(dropped).toEqual(['backends.openai.api_key', 'backends.openai.target.api_key', 'backends.anthropic.apiKey', 'env.search_api_token']);
     expect(warnings.map((warning) => warning.message)).toEqual([

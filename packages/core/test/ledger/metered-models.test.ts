@@ -1,4 +1,7 @@
 import { ERROR_CODES, ProviderError, runEventSchema, type AgentRunner, type ChatModel, type GenerateRequest, type RunEvent } from '@skillopt/contract';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { createCostCalculator } from '@skillopt/backends-kit';
 import { createEventBus } from '../../src/events/index';
 import { createLedger, meterAgentRunner, meterChatModel } from '../../src/ledger/index';
@@ -134,5 +137,81 @@ describe('metered models', () => {
     ]);
     expect(ledger.totals().overall.estimatedUsageCalls).toBe(2);
     expect(runEventSchema.safeParse(events[0]).success).toBe(true);
+  });
+
+  describe('a model that announces its dispatch', () => {
+    /** A model with its own queue: each call waits for `release` before it announces and "sends". */
+    function queuedModel(options: { attempts?: number } = {}) {
+      const releases: Array<() => void> = [];
+      const model: ChatModel = {
+        specificationVersion: 'v1',
+        provider: 'acme',
+        modelId: 'acme-large',
+        capabilities: { announcesDispatch: true },
+        defaultConcurrency: 4,
+        async generate(request) {
+          await new Promise<void>((release, reject) => {
+            releases.push(release);
+            request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true });
+          });
+          for (let attempt = 0; attempt < (options.attempts ?? 1); attempt += 1) await request.onDispatch?.();
+          return { text: 'sent', usage: { inputTokens: 10, outputTokens: 2 }, finishReason: 'stop' };
+        },
+      };
+      return { model, release: () => releases.shift()?.() };
+    }
+
+    async function ledgerLines(directory: string): Promise<Array<{ line: string }>> {
+      const text = await readFile(path.join(directory, 'ledger.jsonl'), 'utf8').catch(() => '');
+      return text
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { line: string });
+    }
+
+    it('writes the start only when the call leaves its queue, once for several attempts, and keeps the default concurrency', async () => {
+      const directory = await mkdtemp(path.join(os.tmpdir(), 'metered-dispatch-'));
+      const ledger = createLedger({ filePath: path.join(directory, 'ledger.jsonl') });
+      const queued = queuedModel({ attempts: 2 });
+      const model = meterChatModel(queued.model, { role: 'target', ledger });
+      expect(model.defaultConcurrency).toBe(4);
+      const reply = model.generate(request('rollout'));
+      await ledger.flush();
+      expect(await ledgerLines(directory)).toEqual([]);
+      queued.release();
+      await reply;
+      await ledger.flush();
+      expect((await ledgerLines(directory)).map((line) => line.line)).toEqual(['call-started', 'call-finished']);
+      expect(ledger.totals().overall.calls).toBe(1);
+      await ledger.close();
+    });
+
+    it('leaves no line for a call stopped while it waited in the queue', async () => {
+      const directory = await mkdtemp(path.join(os.tmpdir(), 'metered-dispatch-'));
+      const ledger = createLedger({ filePath: path.join(directory, 'ledger.jsonl') });
+      const controller = new AbortController();
+      const model = meterChatModel(queuedModel().model, { role: 'target', ledger });
+      const reply = model.generate({ ...request('rollout'), signal: controller.signal });
+      controller.abort(new Error('stopped'));
+      await expect(reply).rejects.toThrow('stopped');
+      await ledger.flush();
+      expect(await ledgerLines(directory)).toEqual([]);
+      expect(ledger.totals().overall.calls).toBe(0);
+      await ledger.close();
+    });
+
+    it('passes no announcement to a model that does not declare it, and writes the start before calling it', async () => {
+      const ledger = createLedger();
+      const seen: Array<{ announced: boolean; startedBefore: boolean }> = [];
+      const started = jest.spyOn(ledger, 'begin');
+      const model = meterChatModel(
+        fakeChatModel('acme-large', async (received) => {
+          seen.push({ announced: received.onDispatch !== undefined, startedBefore: started.mock.calls.length === 1 });
+        }),
+        { role: 'target', ledger },
+      );
+      await model.generate(request('rollout'));
+      expect(seen).toEqual([{ announced: false, startedBefore: true }]);
+    });
   });
 });

@@ -141,10 +141,55 @@ describe('createPackageResolver', () => {
     expect(error.details).toMatchObject({ installCommand: 'npm install @skillopt/env-searchqa', searchDirectories: [project, cliInstall] });
 
     const scoped = await failureOf(resolverFor().resolveBackendPackage('@acme/backends-x'));
-    expect(scoped.message).toContain('npm install @acme/backends-x');
+    expect(scoped.message).toContain('If it is a third-party package, install it in your project under its published name, e.g. npm install @acme/backends-x');
     const missingPath = await failureOf(resolverFor().resolveEnvironmentPackage('./nowhere'));
     expect(missingPath.code).toBe(ERROR_CODES.packageNotFound);
     expect(missingPath.message).toContain(path.join(project, 'nowhere'));
+  });
+
+  it('suggests the installed package a misspelt name is near, with no npm install', async () => {
+    await installIn(cliInstall, '@skillopt/env-searchqa', { id: 'searchqa' });
+    const error = await failureOf(resolverFor().resolveEnvironmentPackage('searchqaa'));
+    expect(error.code).toBe(ERROR_CODES.packageNotFound);
+    expect(error.message).toContain('Did you mean "searchqa"? It is installed (@skillopt/env-searchqa).');
+    expect(error.message).not.toContain('npm install');
+    expect(error.details).toMatchObject({ didYouMean: 'searchqa' });
+    expect(error.details).not.toHaveProperty('installCommand');
+  });
+
+  it('suggests the first-party package a misspelt name is near, with its real npm install', async () => {
+    const env = await failureOf(resolverFor().resolveEnvironmentPackage('serchqa'));
+    expect(env.message).toContain('Did you mean "searchqa"? Install it in your project: npm install @skillopt/env-searchqa');
+    expect(env.message).not.toContain('npm install @skillopt/env-serchqa');
+    expect(env.details).toMatchObject({ didYouMean: 'searchqa', installCommand: 'npm install @skillopt/env-searchqa' });
+    const backend = await failureOf(resolverFor().resolveBackendPackage('opeani'));
+    expect(backend.details).toMatchObject({ didYouMean: 'openai', installCommand: 'npm install @skillopt/backends-openai' });
+    // A conventional full name is matched by its short name too.
+    const full = await failureOf(resolverFor().resolveBackendPackage('@skillopt/backends-antropic'));
+    expect(full.details).toMatchObject({ didYouMean: 'anthropic', installCommand: 'npm install @skillopt/backends-anthropic' });
+  });
+
+  it('never suggests installing a first-party package that is planned but not published', async () => {
+    const near = await failureOf(resolverFor().resolveBackendPackage('claude-cod'));
+    expect(near.message).toContain('Did you mean "claude-code"? @skillopt/backends-claude-code is planned but not published yet.');
+    expect(near.message).not.toContain('npm install');
+    const exact = await failureOf(resolverFor().resolveEnvironmentPackage('spreadsheetbench'));
+    expect(exact.message).toContain('@skillopt/env-spreadsheetbench is a planned first-party env that is not published yet');
+    expect(exact.message).not.toContain('npm install');
+    expect(exact.details).not.toHaveProperty('installCommand');
+  });
+
+  it('words the npm install of a name near nothing as a third-party guess', async () => {
+    const error = await failureOf(resolverFor().resolveEnvironmentPackage('my-benchmark'));
+    expect(error.message).toContain("SkillOpt's own envs are searchqa, livemath, docvqa and officeqa.");
+    expect(error.message).toContain(
+      'If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-my-benchmark',
+    );
+    expect(error.details).not.toHaveProperty('installCommand');
+    expect(error.details).not.toHaveProperty('didYouMean');
+    const ours = await failureOf(resolverFor().resolveEnvironmentPackage('@skillopt/env-unknown-bench'));
+    expect(ours.message).toContain('SkillOpt publishes no env package named @skillopt/env-unknown-bench.');
+    expect(ours.message).not.toContain('npm install');
   });
 
   it('finds a package being developed by its own name from inside it (self-reference)', async () => {

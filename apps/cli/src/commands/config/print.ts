@@ -7,6 +7,7 @@ import { describePackageProblem, inspectConfig } from '../../inspection/inspect-
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
 
 export default class ConfigPrint extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Print the resolved configuration, with where each value came from.';
   static override description =
     'Resolves the configuration exactly as `skillopt train` does (the discovered project defaults, --config with its _base_ files, --set overrides, the original SkillOpt format translated, secrets dropped, relative paths made absolute, every default filled in, validated against core and the installed env and backend packages) and prints it as YAML, each value followed by a comment naming its source: the file (and, for a _base_, the file that included it), the override, or "default". Warnings go to stderr. A package the config names that is not installed does not stop it: its section is printed unvalidated and a warning names the npm install.';
@@ -22,7 +23,7 @@ export default class ConfigPrint extends SkillOptCommand {
     json: Flags.boolean({ description: 'print {config, sources, warnings, files, originalFormat, packages} as JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Record<string, unknown> | undefined> {
     const { flags } = await this.parse(ConfigPrint);
     const workingDirectory = process.cwd();
     const inspected = await inspectConfig({ ...(flags.config ? { configFile: flags.config } : {}), overrides: overridesOf(flags), workingDirectory });
@@ -34,29 +35,20 @@ export default class ConfigPrint extends SkillOptCommand {
     ];
     for (const warning of warnings) writeWarning(warning.message);
 
-    if (flags.json) {
+    if (this.jsonEnabled()) {
       const sources = Object.fromEntries(
         Object.entries(inspected.sources).map(([key, source]) => [key, { ...source, description: describeConfigSource(source) }]),
       );
-      // Printed output ends up in bug reports: anything key-shaped is hidden, as in artifacts.
-      writeLine(
-        redactSecretText(
-          JSON.stringify(
-            {
-              config: inspected.config,
-              sources,
-              warnings,
-              files: inspected.files,
-              originalFormat: inspected.originalFormat,
-              packages: inspected.packages,
-              complete: inspected.complete,
-            },
-            null,
-            2,
-          ),
-        ),
-      );
-      return;
+      // Secrets are cut out of what --json prints (SkillOptCommand's logJson), as in artifacts.
+      return {
+        config: inspected.config,
+        sources,
+        warnings,
+        files: inspected.files,
+        originalFormat: inspected.originalFormat,
+        packages: inspected.packages,
+        complete: inspected.complete,
+      };
     }
     const files = inspected.files.map((file) => describeSource({ kind: 'file', path: file }, workingDirectory));
     const header = [
@@ -69,5 +61,6 @@ export default class ConfigPrint extends SkillOptCommand {
         `# Not validated: ${missing.map((found) => (found.kind === 'env' ? 'env' : `backends.${found.name}`)).join(', ')} (package not installed or unusable; see the warnings).`,
       );
     writeLine(redactSecretText(`${header.join('\n')}\n${formatAnnotatedConfig(inspected.config, inspected.sources, workingDirectory)}`));
+    return undefined;
   }
 }

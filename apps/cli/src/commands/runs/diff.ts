@@ -8,6 +8,7 @@ import { readRunHistory, readRunOverview, readSkillTimeline, requireRunDirectory
 import { writeLine } from '../../inspection/write-output.js';
 
 export default class RunsDiff extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Show how a run changed its skill, one accepted step at a time.';
   static override description =
     'Prints the skill text between two versions as unified line diffs, one per change that was let in: each accepted step (with the gate decision that accepted it: the candidate and incumbent scores, the items that improved or regressed, the reason) and each accepted epoch-end slow update. Version N is the skill after global step N and the epoch-end update that followed it, if any (0 is the initial skill); by default the diff goes from the initial skill to the best one. --combined prints one diff from the first version to the last instead.';
@@ -26,7 +27,7 @@ export default class RunsDiff extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the changes and their diffs as JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Record<string, unknown> | undefined> {
     const { args, flags } = await this.parse(RunsDiff);
     const workingDirectory = process.cwd();
     const directory = requireRunDirectory(args.dir, workingDirectory);
@@ -49,21 +50,15 @@ export default class RunsDiff extends SkillOptCommand {
     const bestVersion = [...timeline].reverse().find((version) => version.hash === state.best.skillHash);
     const toOrder = flags.to !== undefined ? flags.to * 2 + 1 : bestVersion ? bestVersion.order : (state.best.step ?? last) * 2 + 1;
     if (flags.to === undefined && flags.from === undefined && toOrder === 0) {
-      writeLine(
-        flags.json
-          ? JSON.stringify(
-              {
-                from: { file: timeline[0].file, step: 0, label: timeline[0].label },
-                to: { file: timeline[0].file, step: 0, label: timeline[0].label },
-                rejectedCandidates: 0,
-                changes: [],
-              },
-              null,
-              2,
-            )
-          : 'The best skill is the initial skill: no accepted change scored better. Use --to N to see what the run changed anyway.',
-      );
-      return;
+      if (this.jsonEnabled())
+        return {
+          from: { file: timeline[0].file, step: 0, label: timeline[0].label },
+          to: { file: timeline[0].file, step: 0, label: timeline[0].label },
+          rejectedCandidates: 0,
+          changes: [],
+        };
+      writeLine('The best skill is the initial skill: no accepted change scored better. Use --to N to see what the run changed anyway.');
+      return undefined;
     }
     if (toOrder <= fromOrder)
       throw usageError(
@@ -85,37 +80,29 @@ export default class RunsDiff extends SkillOptCommand {
       diff: unifiedDiff(previous.text, version.text, { fromName: `a/${previous.file}`, toName: `b/${version.file}` }),
     }));
 
-    if (flags.json) {
-      writeLine(
-        JSON.stringify(
-          {
-            from: { file: start.file, step: start.step, label: start.label },
-            to: { file: end.file, step: end.step, label: end.label },
-            rejectedCandidates: rejected,
-            changes: diffs.map(({ version, previous, diff }) => ({
-              kind: flags.combined ? 'combined' : version.kind,
-              step: version.step,
-              label: version.label,
-              fromFile: previous.file,
-              toFile: version.file,
-              gate: flags.combined ? null : (version.gate ?? null),
-              added: diff.added,
-              removed: diff.removed,
-              diff: diff.text,
-            })),
-          },
-          null,
-          2,
-        ),
-      );
-      return;
-    }
+    if (this.jsonEnabled())
+      return {
+        from: { file: start.file, step: start.step, label: start.label },
+        to: { file: end.file, step: end.step, label: end.label },
+        rejectedCandidates: rejected,
+        changes: diffs.map(({ version, previous, diff }) => ({
+          kind: flags.combined ? 'combined' : version.kind,
+          step: version.step,
+          label: version.label,
+          fromFile: previous.file,
+          toFile: version.file,
+          gate: flags.combined ? null : (version.gate ?? null),
+          added: diff.added,
+          removed: diff.removed,
+          diff: diff.text,
+        })),
+      };
 
     if (changes.length === 0) {
       writeLine(
         `No accepted change in this range: the skill stays ${describeVersion(start)}.${rejected > 0 ? ` (${rejected} candidate(s) were rejected by the gate.)` : ''}`,
       );
-      return;
+      return undefined;
     }
     writeLine(
       `Skill changes in ${path.relative(workingDirectory, directory) || '.'}: ${range}, ${changes.length} accepted change(s)${rejected > 0 ? `, ${rejected} rejected candidate(s) not shown` : ''}`,
@@ -126,6 +113,7 @@ export default class RunsDiff extends SkillOptCommand {
       else writeLine(`== ${version.label}: ${describeGate(version)} (+${diff.added} −${diff.removed} lines)`);
       writeLine(diff.text === '' ? '(no textual change)' : diff.text.trimEnd());
     }
+    return undefined;
   }
 }
 

@@ -10,6 +10,7 @@ import { writeLine } from '../../inspection/write-output.js';
 const DEFAULT_FOLDER = 'outputs';
 
 export default class RunsList extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'List the run directories under a folder.';
   static override description =
     'One row per run directory (a folder holding runtime_state.json or config.json) directly under --dir: its env, the steps done of the planned total, the validation score of the initial skill and of the best one, the test accuracy of both once the run finished, and whether it finished, stopped (resume it with `skillopt train --resume <dir>`) or is in progress.';
@@ -22,7 +23,7 @@ export default class RunsList extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the runs as a JSON array' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<unknown[] | undefined> {
     const { flags } = await this.parse(RunsList);
     const workingDirectory = process.cwd();
     const folder = path.resolve(workingDirectory, flags.dir);
@@ -34,12 +35,11 @@ export default class RunsList extends SkillOptCommand {
     }
     if (!isDirectory && flags.dir === DEFAULT_FOLDER) {
       // No runs yet is not a mistake.
+      if (this.jsonEnabled()) return [];
       writeLine(
-        flags.json
-          ? '[]'
-          : `No runs yet: there is no ${DEFAULT_FOLDER}/ folder here. \`skillopt train\` writes runs there unless --out or env.out_root says otherwise; pass --dir for another folder.`,
+        `No runs yet: there is no ${DEFAULT_FOLDER}/ folder here. \`skillopt train\` writes runs there unless --out or env.out_root says otherwise; pass --dir for another folder.`,
       );
-      return;
+      return undefined;
     }
     if (!isDirectory) throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${flags.dir} is not a folder` });
 
@@ -54,19 +54,11 @@ export default class RunsList extends SkillOptCommand {
       }
     }
 
-    if (flags.json) {
-      writeLine(
-        JSON.stringify(
-          rows.map((row) => (row.overview ? jsonRow(row.name, row.overview) : { name: row.name, status: 'unreadable', problem: row.problem })),
-          null,
-          2,
-        ),
-      );
-      return;
-    }
+    if (this.jsonEnabled())
+      return rows.map((row) => (row.overview ? jsonRow(row.name, row.overview) : { name: row.name, status: 'unreadable', problem: row.problem }));
     if (rows.length === 0) {
       writeLine(`No run directories under ${flags.dir}.`);
-      return;
+      return undefined;
     }
     const table: string[][] = [['run', 'env', 'steps', 'validation', 'test', 'status']];
     for (const row of rows) {
@@ -85,6 +77,7 @@ export default class RunsList extends SkillOptCommand {
       ]);
     }
     writeLine(formatTable(table));
+    return undefined;
   }
 }
 

@@ -8,6 +8,7 @@ import { readRunHistory, readRunOverview, requireRunDirectory, type RunOverview 
 import { writeLine } from '../../inspection/write-output.js';
 
 export default class RunsShow extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Show one run: its summary (or its state so far) and its step history.';
   static override description =
     'Reads a run directory without changing it. A finished run shows the summary `skillopt train` ended with; an unfinished one shows the state of its last commit (steps done, baseline, best and current validation scores, why it stopped and the command that resumes it). Then one row per committed step: its outcome, learning rate, the gate scores of candidate and incumbent and the reason.';
@@ -22,17 +23,16 @@ export default class RunsShow extends SkillOptCommand {
     json: Flags.boolean({ description: 'print the overview and the step records as JSON' }),
   };
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(RunsShow);
+  async run(): Promise<Record<string, unknown> | undefined> {
+    const { args } = await this.parse(RunsShow);
     const workingDirectory = process.cwd();
     const directory = requireRunDirectory(args.dir, workingDirectory);
     const run = await readRunOverview(directory);
     const history = await readRunHistory(directory, run.state?.lastCompletedStep ?? 0);
 
-    if (flags.json) {
+    if (this.jsonEnabled()) {
       const { summary, state, ...overview } = run;
-      writeLine(JSON.stringify({ ...overview, summary: summary ?? null, state: state ?? null, history }, null, 2));
-      return;
+      return { ...overview, summary: summary ?? null, state: state ?? null, history };
     }
 
     writeLine(formatHeading(run, path.relative(workingDirectory, directory) || '.'));
@@ -48,6 +48,7 @@ export default class RunsShow extends SkillOptCommand {
       writeLine(
         `\n(events of types this release does not know were skipped, written by a newer SkillOpt: ${newer.map(([type, count]) => `${type} ×${count}`).join(', ')})`,
       );
+    return undefined;
   }
 }
 

@@ -7,6 +7,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { backendSectionFor, prepareRun } from '@skillopt/core';
 import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js';
 import { formatTable } from '../../output/format.js';
+import { jsonLine } from '../../output/json-lines.js';
 import { runConfigRequestOf } from '../../run-setup/command-config.js';
 
 const TARGET_MODEL_ID = 'sim-target';
@@ -22,6 +23,7 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 export default class SimServe extends SkillOptCommand {
+  static override enableJsonFlag = true;
   static override summary = 'Serve the SIMULATED model as an OpenAI- and Anthropic-compatible HTTP server on 127.0.0.1.';
   static override description = [
     "Starts @skillopt/backends-sim's server (OpenAI: GET /v1/models, POST /v1/chat/completions; Anthropic: POST /v1/messages; plain and streamed) in front of the deterministic, seeded SIMULATED model: no real model is called.",
@@ -62,6 +64,7 @@ export default class SimServe extends SkillOptCommand {
       description:
         'once listening, write {url, origin, port, targetModel, optimizerModel, answerKeyItems, pid} as JSON to this file; it is removed again on shutdown',
     }),
+    json: Flags.boolean({ description: "once listening, print the ready file's JSON as one line on stdout (and nothing else), then serve" }),
   };
 
   async run(): Promise<void> {
@@ -131,7 +134,17 @@ export default class SimServe extends SkillOptCommand {
     const readyFile = flags['ready-file'] ? path.resolve(workingDirectory, flags['ready-file']) : undefined;
     // Listeners first, so a signal that arrives while the banner is printed still closes the server.
     const stopped = waitForStopSignal();
+    const ready = {
+      url: server.url,
+      origin: server.origin,
+      port: server.port,
+      targetModel: TARGET_MODEL_ID,
+      optimizerModel: OPTIMIZER_MODEL_ID,
+      answerKeyItems: answerKeySize,
+      pid: process.pid,
+    };
     try {
+      if (this.jsonEnabled()) this.logJson(ready);
       this.log(`SkillOpt SIMULATED model server (no real model behind it) for the env ${environment.id}`);
       this.log(
         formatTable([
@@ -155,10 +168,7 @@ export default class SimServe extends SkillOptCommand {
       if (readyFile) {
         // Written whole and renamed into place: a script polling for the file never reads half of it.
         const partial = `${readyFile}.${process.pid}.tmp`;
-        writeFileSync(
-          partial,
-          `${JSON.stringify({ url: server.url, origin: server.origin, port: server.port, targetModel: TARGET_MODEL_ID, optimizerModel: OPTIMIZER_MODEL_ID, answerKeyItems: answerKeySize, pid: process.pid }, null, 2)}\n`,
-        );
+        writeFileSync(partial, `${JSON.stringify(ready, null, 2)}\n`);
         renameSync(partial, readyFile);
       }
       const signal = await stopped.promise;
@@ -169,6 +179,11 @@ export default class SimServe extends SkillOptCommand {
       await server.close();
     }
     this.log('Closed.');
+  }
+
+  /** One line, the ready one or the error: a script reads the first line of stdout and has it whole. */
+  protected override logJson(json: unknown): void {
+    process.stdout.write(jsonLine(json));
   }
 }
 

@@ -1,0 +1,38 @@
+import type { PackageKind } from '@skillopt/contract';
+
+/** An env or backend package SkillOpt itself publishes, or has announced and not published yet. */
+export interface FirstPartyPackage {
+  /** The short name a config uses: `searchqa`, `openai`. */
+  id: string;
+  /** Whether `@skillopt/<env|backends>-<id>` is on the registry: only then is its `npm install` suggested. */
+  published: boolean;
+}
+
+/**
+ * The one list of first-party package names, for the "did you mean" of a name that does not
+ * resolve: a misspelt `searchqaa` is pointed at `searchqa`, never at an `npm install` of a package
+ * that does not exist. Planned ones are listed so that their names are recognised and said to be
+ * unpublished rather than guessed at.
+ */
+export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPartyPackage[]>> = {
+  env: [
+    { id: 'searchqa', published: true },
+    { id: 'livemath', published: true },
+    { id: 'docvqa', published: true },
+    { id: 'officeqa', published: true },
+    { id: 'spreadsheetbench', published: false },
+    { id: 'alfworld', published: false },
+  ],
+  backend: [
+    { id: 'sim', published: true },
+    { id: 'openai', published: true },
+    { id: 'anthropic', published: true },
+    { id: 'claude-code', published: false },
+    { id: 'codex', published: false },
+    { id: 'copilot', published: false },
+    { id: 'opencode', published: false },
+    { id: 'pi', published: false },
+    { id: 'cursor', published: false },
+    { id: 'handoff', published: false },
+  ],
+};
