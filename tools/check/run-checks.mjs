@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The README's test command (`pnpm check`): lint with the layering check, build, every Jest
-// project, then the pack-and-install check; it ends with one line `N passed, N failed`.
+// project, then the pack-and-install check and the example runner; it ends with one line
+// `N passed, N failed`.
 // Jest results come from each project's test-results/jest.json, written by tools/jest's reporter
 // (Nx restores them on a cache hit);
 // a lint or build task that fails, or a test project that never ran, counts as one failure each.
@@ -103,6 +104,19 @@ if (existsSync(packCheckResults)) {
   for (const check of results.failed) failures.push(`pack-and-install: ${check}`);
 } else {
   failures.push(`pack-and-install: exited with ${packCheck.code} before reporting`);
+}
+
+// The examples of the READMEs, docs and --help, run as written against the packed tarballs: each
+// example is one check, as each pack-and-install check is.
+const exampleResults = path.join(workspaceRoot, 'tools', 'examples', 'test-results', 'examples.json');
+rmSync(exampleResults, { force: true });
+const examples = await run('node', [path.join(workspaceRoot, 'tools', 'examples', 'run-examples.mjs')]);
+if (existsSync(exampleResults)) {
+  const results = JSON.parse(readFileSync(exampleResults, 'utf8'));
+  passed += results.passed.length;
+  for (const check of results.failed) failures.push(`examples: ${check}`);
+} else {
+  failures.push(`examples: exited with ${examples.code} before reporting`);
 }
 
 // Changesets are checked against a base ref where one is known: CI's clean checkout has none.

@@ -10,14 +10,14 @@
 // directory of the project, and `skillopt demo` in another, with the demo's figures.
 // Results go to test-results/pack-and-install.json.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packPackage, publicPackages, readWorkspaceManifest, withInternalDependencies, workspaceRoot } from './workspace-packages.mjs';
 
 const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
-const workspaceRoot = path.resolve(toolDirectory, '..', '..');
 const selection = JSON.parse(readFileSync(path.join(toolDirectory, 'selection.json'), 'utf8')).install;
 const results = { passed: [], failed: [] };
 const startedAt = Date.now();
@@ -40,39 +40,6 @@ function record(name, check) {
   }
 }
 
-function readWorkspaceManifest() {
-  return JSON.parse(readFileSync(path.join(workspaceRoot, 'package.json'), 'utf8'));
-}
-
-function publicPackages() {
-  const packages = new Map();
-  for (const group of ['packages', 'apps']) {
-    const groupDirectory = path.join(workspaceRoot, group);
-    if (!existsSync(groupDirectory)) continue;
-    for (const entry of readdirSync(groupDirectory)) {
-      const manifestPath = path.join(groupDirectory, entry, 'package.json');
-      if (!existsSync(manifestPath)) continue;
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      if (!manifest.private) packages.set(manifest.name, { directory: path.dirname(manifestPath), manifest });
-    }
-  }
-  return packages;
-}
-
-/** The selected packages with every @skillopt package they depend on, however indirectly. */
-function withInternalDependencies(names, packages) {
-  const closure = new Set();
-  const visit = (name) => {
-    if (closure.has(name)) return;
-    const entry = packages.get(name);
-    if (!entry) throw new Error(`selection.json names ${name}, which is not a public workspace package`);
-    closure.add(name);
-    for (const dependency of Object.keys(entry.manifest.dependencies ?? {})) if (packages.has(dependency)) visit(dependency);
-  };
-  names.forEach(visit);
-  return [...closure];
-}
-
 function exportedSubpaths(manifest) {
   return Object.keys(manifest.exports ?? { '.': manifest.main }).filter((subpath) => !subpath.endsWith('package.json'));
 }
@@ -91,12 +58,9 @@ try {
   const tarballOf = new Map();
   for (const name of chosen) {
     record(`pnpm pack ${name}`, () => {
-      const before = new Set(readdirSync(tarballDirectory));
-      execFileSync('pnpm', ['pack', '--pack-destination', tarballDirectory], { cwd: packages.get(name).directory, stdio: 'pipe' });
-      const tarball = readdirSync(tarballDirectory).find((file) => !before.has(file));
-      if (!tarball) throw new Error('no tarball was written');
-      tarballs.push(path.join(tarballDirectory, tarball));
-      tarballOf.set(name, path.join(tarballDirectory, tarball));
+      const tarball = packPackage(packages.get(name).directory, tarballDirectory);
+      tarballs.push(tarball);
+      tarballOf.set(name, tarball);
     });
   }
 

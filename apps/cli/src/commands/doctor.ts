@@ -19,7 +19,7 @@ export default class Doctor extends SkillOptCommand {
     "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which of the credentials the installed backends read are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
   static override examples = [
     { description: 'Check the setup', command: '<%= config.bin %> doctor' },
-    { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config configs/searchqa/default.yaml' },
+    { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config skillopt.config.yaml' },
     { description: 'As JSON, for a bug report', command: '<%= config.bin %> doctor --json' },
   ];
   static override flags = {

@@ -20,13 +20,16 @@ export default class Eval extends SkillOptCommand {
     'Rolls the skill out with the target model of the config on every item of the split (test by default; evaluation.test_env_num, sel_env_num or train.train_size limit it as in training) and prints the items scored and excluded, the mean hard score (pass rate) and soft score (partial credit), and the calls and tokens it took. No optimizer model is called. Items whose rollout keeps failing for infrastructure reasons are excluded from the means and listed.';
   static override examples = [
     {
-      description: 'A trained skill on the test split of the demo, with the simulated model',
-      command: '<%= config.bin %> eval --config configs/demo/default.yaml --skill outputs/demo/best_skill.md',
+      description: "The best skill of a run (here runs/first, trained from `skillopt init`) on the test split, with the config's model",
+      command: '<%= config.bin %> eval --skill runs/first/best_skill.md',
     },
-    { description: 'The validation split, as JSON', command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --split val --json' },
     {
-      description: 'A different target model',
-      command: '<%= config.bin %> eval -c configs/searchqa/default.yaml --skill my_skill.md --set model.target=gpt-5.4-mini',
+      description: 'The validation split, as JSON',
+      command: '<%= config.bin %> eval -c skillopt.config.yaml --skill runs/first/best_skill.md --split val --json',
+    },
+    {
+      description: 'A real target model (needs @skillopt/backends-openai and OPENAI_API_KEY)',
+      command: '<%= config.bin %> eval --skill runs/first/best_skill.md --set model.target_backend=openai --set model.target=gpt-5.4-mini',
     },
   ];
   static override flags = {

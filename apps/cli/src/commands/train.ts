@@ -26,18 +26,18 @@ export default class Train extends StreamingCommand {
     'Runs the SkillOpt loop of the config: per step the target rolls out a batch with the current skill, the optimizer proposes edits, and the validation gate accepts the candidate only if it beats the incumbent. Everything is written to the run directory; a stopped run resumes with --resume.';
   static override examples = [
     {
-      description: 'Train on the demo with the simulated model (no API key, no network)',
-      command: '<%= config.bin %> train --config configs/demo/default.yaml',
+      description: 'Train the starter project of `skillopt init` (its skillopt.config.yaml is found without --config; the simulated model, no API key)',
+      command: '<%= config.bin %> train',
     },
     {
       description: 'Two epochs, into a directory of your choice',
-      command: '<%= config.bin %> train -c configs/searchqa/default.yaml --set train.num_epochs=2 --out runs/searchqa-1',
+      command: '<%= config.bin %> train -c skillopt.config.yaml --set train.num_epochs=2 --out runs/first',
     },
     {
       description: 'Resume a stopped run, with a raised budget',
-      command: '<%= config.bin %> train --resume runs/searchqa-1 --set budget.optimizer.max_calls=500',
+      command: '<%= config.bin %> train --resume runs/first --set budget.optimizer.max_calls=500',
     },
-    { description: 'Stream the run events as JSON lines', command: '<%= config.bin %> train -c configs/demo/default.yaml --json > events.jsonl' },
+    { description: 'Stream the run events as JSON lines', command: '<%= config.bin %> train --json > events.jsonl' },
   ];
   static override flags = {
     ...configFlags,

@@ -12,14 +12,10 @@ export default class ConfigPrint extends SkillOptCommand {
   static override description =
     'Resolves the configuration exactly as `skillopt train` does (the discovered project defaults, --config with its _base_ files, --set overrides, the original SkillOpt format translated, secrets dropped, relative paths made absolute, every default filled in, validated against core and the installed env and backend packages) and prints it as YAML, each value followed by a comment naming its source: the file (and, for a _base_, the file that included it), the override, or "default". Warnings go to stderr. A package the config names that is not installed does not stop it: its section is printed unvalidated and a warning names the npm install.';
   static override examples = [
-    { description: 'The demo config as a run would see it', command: '<%= config.bin %> config print --config configs/demo/default.yaml' },
+    { description: "The project's config (the discovered skillopt.config.yaml) as a run would see it", command: '<%= config.bin %> config print' },
     {
       description: 'With an override, as JSON (config, sources, warnings)',
-      command: '<%= config.bin %> config print -c configs/searchqa/default.yaml --set train.num_epochs=2 --json',
-    },
-    {
-      description: 'A config written for the original SkillOpt, translated',
-      command: '<%= config.bin %> config print -c original/configs/searchqa/default.yaml',
+      command: '<%= config.bin %> config print -c skillopt.config.yaml --set train.num_epochs=2 --json',
     },
   ];
   static override flags = {

@@ -13,9 +13,9 @@ export default class RunsDiff extends SkillOptCommand {
   static override description =
     'Prints the skill text between two versions as unified line diffs, one per change that was let in: each accepted step (with the gate decision that accepted it: the candidate and incumbent scores, the items that improved or regressed, the reason) and each accepted epoch-end slow update. Version N is the skill after global step N and the epoch-end update that followed it, if any (0 is the initial skill); by default the diff goes from the initial skill to the best one. --combined prints one diff from the first version to the last instead.';
   static override examples = [
-    { description: 'From the initial skill to the best one', command: '<%= config.bin %> runs diff runs/searchqa-1' },
-    { description: 'What steps 3 to 8 changed', command: '<%= config.bin %> runs diff runs/searchqa-1 --from 2 --to 8' },
-    { description: 'Everything at once', command: '<%= config.bin %> runs diff runs/searchqa-1 --combined' },
+    { description: 'From the initial skill to the best one', command: '<%= config.bin %> runs diff runs/first' },
+    { description: 'What steps 1 and 2 changed', command: '<%= config.bin %> runs diff runs/first --from 0 --to 2' },
+    { description: 'Everything at once', command: '<%= config.bin %> runs diff runs/first --combined' },
   ];
   static override args = {
     dir: Args.string({ description: 'the run directory', required: true }),

@@ -15,7 +15,7 @@ export default class RunsList extends SkillOptCommand {
   static override description =
     'One row per run directory (a folder holding runtime_state.json or config.json) directly under --dir: its env, the steps done of the planned total, the validation score of the initial skill and of the best one, the test accuracy of both once the run finished, and whether it finished, stopped (resume it with `skillopt train --resume <dir>`) or is in progress.';
   static override examples = [
-    { description: 'The runs under outputs/', command: '<%= config.bin %> runs list' },
+    { description: 'The runs under outputs/ (where train writes without --out)', command: '<%= config.bin %> runs list' },
     { description: 'The runs under another folder, as JSON', command: '<%= config.bin %> runs list --dir runs --json' },
   ];
   static override flags = {

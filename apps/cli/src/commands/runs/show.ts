@@ -14,8 +14,8 @@ export default class RunsShow extends SkillOptCommand {
   static override description =
     'Reads a run directory without changing it. A finished run shows the summary `skillopt train` ended with; an unfinished one shows the state of its last commit (steps done, baseline, best and current validation scores, why it stopped and the command that resumes it). Then one row per committed step: its outcome, learning rate, the gate scores of candidate and incumbent and the reason.';
   static override examples = [
-    { description: 'A run of the demo', command: '<%= config.bin %> runs show outputs/skillopt_searchqa_sim-optimizer_20260301_080000' },
-    { description: 'The same as JSON', command: '<%= config.bin %> runs show runs/searchqa-1 --json' },
+    { description: 'A run (here the one `skillopt train --out runs/first` wrote)', command: '<%= config.bin %> runs show runs/first' },
+    { description: 'The same as JSON', command: '<%= config.bin %> runs show runs/first --json' },
   ];
   static override args = {
     dir: Args.string({ description: 'the run directory', required: true }),

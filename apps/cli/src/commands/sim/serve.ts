@@ -31,14 +31,14 @@ export default class SimServe extends SkillOptCommand {
     'It listens on 127.0.0.1 unless --host says otherwise, and runs until SIGINT (Ctrl-C) or SIGTERM, then closes its connections and exits 0.',
   ].join('\n\n');
   static override examples = [
-    { description: 'Serve the demo tasks on a free port', command: '<%= config.bin %> sim serve --config configs/demo/default.yaml' },
+    { description: "Serve the tasks of the project's config (skillopt.config.yaml) on a free port", command: '<%= config.bin %> sim serve' },
     {
       description: 'A fixed port, 20 ms per call, another seed',
-      command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --port 8787 --latency-ms 20 --seed 7',
+      command: '<%= config.bin %> sim serve -c skillopt.config.yaml --port 8787 --latency-ms 20 --seed 7',
     },
     {
       description: 'For a script: wait for the ready file, read the URL from it',
-      command: '<%= config.bin %> sim serve -c configs/demo/default.yaml --ready-file /tmp/sim.json',
+      command: '<%= config.bin %> sim serve --ready-file /tmp/sim.json',
     },
   ];
   static override flags = {
