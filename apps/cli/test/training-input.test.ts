@@ -71,6 +71,11 @@ describe('skillopt train on input it cannot train on', () => {
 
   it('a split file over env.max_items_file_bytes is exit 2, naming the file, the limit and the key', async () => {
     const root = writeSplitRoot(JSON.parse(readFileSync(path.join(demoSplits, 'train', 'items.json'), 'utf8')) as unknown[]);
+    // Only train is over the limit: the splits load together, so any other file over it could be reported first.
+    for (const split of ['val', 'test']) {
+      const [first] = JSON.parse(readFileSync(path.join(demoSplits, split, 'items.json'), 'utf8')) as unknown[];
+      writeFileSync(path.join(root, split, 'items.json'), JSON.stringify([first]));
+    }
     const config = writeConfig(['split_mode: split_dir', `split_dir: ${root}`, 'max_items_file_bytes: 1000']);
     const { error } = await runSkillopt(['train', '--config', config, '--out', path.join(directory, 'run')], repositoryRoot);
     expect(error?.oclif?.exit).toBe(2);
