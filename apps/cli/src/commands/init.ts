@@ -8,8 +8,8 @@ import { starterFiles } from '../starter/starter-files.js';
 
 /**
  * How the next steps name the CLI: the package's own name, which npx runs from the project's
- * node_modules where it is installed (and from the registry where it is not). A bare
- * `npx skillopt` outside a project would resolve an unrelated package of that name.
+ * node_modules where it is installed (and from the registry where it is not).
+ * Plain npx of the bare bin name outside a project would resolve an unrelated package of that name.
  */
 const CLI_COMMAND = 'npx @skillopt/cli';
 
