@@ -99,7 +99,21 @@ const zero = results.find((result) => result.latencyMs === 0);
 console.log('Time');
 console.log(
   table(
-    ['latency/call', 'wall', 'waves', 'latency slots', 'wall ÷ latency', '÷ slots', 'calls', 'rollouts run', 'cache hits', 'Σ call latency', 'overlap', 'waves × latency', 'run dir'],
+    [
+      'latency/call',
+      'wall',
+      'waves',
+      'latency slots',
+      'wall ÷ latency',
+      '÷ slots',
+      'calls',
+      'rollouts run',
+      'cache hits',
+      'Σ call latency',
+      'overlap',
+      'waves × latency',
+      'run dir',
+    ],
     results.map((result) => [
       `${result.latencyMs} ms`,
       `${fixed(result.wallMs / 1000, 2)} s`,

@@ -14,31 +14,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packPackage, publicPackages, withInternalDependencies, workspaceRoot } from '../pack-and-install/workspace-packages.mjs';
 import { collectDocuments } from './extract-examples.mjs';
+import { createCheckRecorder, secondsSince } from '../pack-and-install/check-recorder.mjs';
 
 const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const SKIP_KINDS = new Set(['needs-key', 'non-loopback-host']);
 const results = { passed: [], failed: [], skipped: [], repositoryCheckout: [] };
 const startedAt = Date.now();
-const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
-function record(name, check) {
-  const checkStartedAt = Date.now();
-  try {
-    const note = check();
-    results.passed.push(name);
-    console.log(`ok - ${name}${typeof note === 'string' ? `: ${note}` : ''} (${seconds(checkStartedAt)} s)`);
-    return true;
-  } catch (error) {
-    const output = [error.stdout, error.stderr]
-      .map((stream) => String(stream ?? '').trim())
-      .filter(Boolean)
-      .join('\n');
-    const reason = (output || String(error.message ?? error)).split('\n').slice(0, 20).join('\n');
-    results.failed.push(`${name}: ${reason}`);
-    console.log(`not ok - ${name}\n${reason.replace(/^/gm, '    ')}`);
-    return false;
-  }
-}
+const record = createCheckRecorder(results);
 
 /** The skip list's entries that are well formed and match a command; the others fail as checks. */
 function checkedSkips(documents) {
@@ -147,7 +130,7 @@ try {
   rmSync(workDirectory, { recursive: true, force: true });
   const resultsDirectory = path.join(toolDirectory, 'test-results');
   mkdirSync(resultsDirectory, { recursive: true });
-  results.durationSeconds = Number(seconds(startedAt));
+  results.durationSeconds = Number(secondsSince(startedAt));
   writeFileSync(path.join(resultsDirectory, 'examples.json'), JSON.stringify(results, null, 2));
   console.log(
     `examples: ${results.passed.length} checks ok, ${results.failed.length} not ok, ${results.skipped.length} commands skipped (skip-list.json), ` +

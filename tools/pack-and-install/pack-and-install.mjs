@@ -16,29 +16,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packPackage, publicPackages, readWorkspaceManifest, withInternalDependencies, workspaceRoot } from './workspace-packages.mjs';
+import { createCheckRecorder, secondsSince } from './check-recorder.mjs';
 
 const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const selection = JSON.parse(readFileSync(path.join(toolDirectory, 'selection.json'), 'utf8')).install;
 const results = { passed: [], failed: [] };
 const startedAt = Date.now();
-const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
 
-function record(name, check) {
-  const checkStartedAt = Date.now();
-  try {
-    const note = check();
-    results.passed.push(name);
-    console.log(`ok - ${name}${typeof note === 'string' ? `: ${note}` : ''} (${seconds(checkStartedAt)} s)`);
-  } catch (error) {
-    const output = [error.stdout, error.stderr]
-      .map((stream) => String(stream ?? '').trim())
-      .filter(Boolean)
-      .join('\n');
-    const reason = (output || String(error.message ?? error)).split('\n').slice(0, 20).join('\n');
-    results.failed.push(`${name}: ${reason}`);
-    console.log(`not ok - ${name}\n${reason.replace(/^/gm, '    ')}`);
-  }
-}
+const record = createCheckRecorder(results);
 
 function exportedSubpaths(manifest) {
   return Object.keys(manifest.exports ?? { '.': manifest.main }).filter((subpath) => !subpath.endsWith('package.json'));
@@ -279,7 +264,7 @@ try {
   rmSync(installDirectory, { recursive: true, force: true });
   const resultsDirectory = path.join(toolDirectory, 'test-results');
   mkdirSync(resultsDirectory, { recursive: true });
-  results.durationSeconds = Number(seconds(startedAt));
+  results.durationSeconds = Number(secondsSince(startedAt));
   writeFileSync(path.join(resultsDirectory, 'pack-and-install.json'), JSON.stringify(results, null, 2));
   console.log(`pack-and-install: ${results.passed.length} checks ok, ${results.failed.length} not ok; took ${results.durationSeconds} s`);
 }
