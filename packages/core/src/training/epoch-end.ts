@@ -1,5 +1,6 @@
 import type { ScoredRollout } from '@skillopt/contract';
 import { seededShuffle } from '@skillopt/env-kit';
+import { forkLatencySlots } from '@skillopt/runtime-kit';
 import { synthesizeMetaSkill, synthesizeSlowUpdate, type ResultPair } from '@skillopt/optimizer';
 import { isPassingHardScore } from '../gates/gate-item-result.js';
 import { isEpochEndStageCompleted, withEpochEndStageCompleted } from '../run-store/runtime-state.js';
@@ -49,12 +50,60 @@ async function longitudinalPairs(
   return { previousSkill, currentSkill, pairs };
 }
 
+interface SlowUpdateInputs {
+  epoch: number;
+  position: { epoch: number; step: number; globalStep: number };
+  previousSkill: string;
+  currentSkill: string;
+  pairs: ResultPair[];
+}
+
+/**
+ * The slow update of an epoch: guidance synthesized from the longitudinal pairs into the skill's
+ * protected block, gated on the selection split or taken as is (`slow_update_gate_with_selection`),
+ * and committed as done. Resolves with the synthesis, for its call count.
+ */
+async function runSlowUpdate(context: TrainingContext, state: TrainerState, inputs: SlowUpdateInputs) {
+  const { config, store, optimizer, signal } = context;
+  const { epoch, position, previousSkill, currentSkill, pairs } = inputs;
+  const slowUpdate = await synthesizeSlowUpdate({ model: optimizer, signal, previousSkill, currentSkill, pairs });
+  if (!slowUpdate.ok) recordStageFailure(context, slowUpdate, { epoch, globalStep: position.globalStep });
+  else if (slowUpdate.value.skipped === undefined && slowUpdate.value.skill !== state.current.text) {
+    const candidate = slowUpdate.value.skill;
+    await store.writeEpochArtifact('slow_update', epoch, 'candidate_skill.md', candidate);
+    await store.writeEpochArtifact('slow_update', epoch, 'slow_update.json', {
+      guidance: slowUpdate.value.guidance,
+      reasoning: slowUpdate.value.reasoning,
+      comparison: slowUpdate.value.comparison,
+    });
+    context.events.emit({ type: 'edits-proposed', ...position, stage: 'slow-update', count: 1 });
+    let accepted = true;
+    let scores: SelectionScores;
+    if (config.optimizer.slow_update_gate_with_selection) {
+      const gated = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' });
+      await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);
+      accepted = gated.decision.accepted;
+      scores = gated.candidateScores;
+    } else {
+      // Taken without a gate, but scored for real: the run reports what the skill achieves.
+      scores = selectionScoresOf(context, candidate, (await evaluateInRun(context, candidate, context.splits.selection, 'selection')).summary);
+    }
+    if (accepted) {
+      const reference = await store.writeSkill(`skills/skill_epoch_${String(epoch).padStart(2, '0')}_slow_update.md`, candidate);
+      state.current = { text: candidate, reference, scores, origin: `slow_update_epoch_${String(epoch).padStart(2, '0')}` };
+      if (beatsBest(scores, state.best.scores)) state.best = { ...state.current, step: state.lastCompletedStep };
+    }
+  }
+  await markDone(context, state, epoch, SLOW_UPDATE);
+  return slowUpdate;
+}
+
 /**
  * What happens when an epoch ends: the slow update (from the second epoch on) writes guidance into
  * the skill's protected block, gated on the selection split or taken as is
  * (`slow_update_gate_with_selection`); the meta skill refreshes the optimizer's strategy notes
- * unless no later epoch would read them. Each stage is committed when done, so a resumed run
- * never repeats one.
+ * unless no later epoch would read them. Both read the same longitudinal pairs, so they run
+ * together; each stage is committed when done, in that order, so a resumed run never repeats one.
  */
 export async function runEpochEnd(context: TrainingContext, state: TrainerState, epoch: number): Promise<void> {
   const { config, store, optimizer, signal } = context;
@@ -68,49 +117,33 @@ export async function runEpochEnd(context: TrainingContext, state: TrainerState,
     // The skill these stages compare is fixed when they begin, and committed with their markers.
     state.epochEndBaseSkill ??= state.current.reference;
     const { previousSkill, currentSkill, pairs } = await longitudinalPairs(context, state, epoch);
-    if (wantsSlowUpdate) {
-      const slowUpdate = await synthesizeSlowUpdate({ model: optimizer, signal, previousSkill, currentSkill, pairs });
-      if (slowUpdate.attempts > 0) context.counters.waves += 1;
-      if (!slowUpdate.ok) recordStageFailure(context, slowUpdate, { epoch, globalStep: position.globalStep });
-      else if (slowUpdate.value.skipped === undefined && slowUpdate.value.skill !== state.current.text) {
-        const candidate = slowUpdate.value.skill;
-        await store.writeEpochArtifact('slow_update', epoch, 'candidate_skill.md', candidate);
-        await store.writeEpochArtifact('slow_update', epoch, 'slow_update.json', {
-          guidance: slowUpdate.value.guidance,
-          reasoning: slowUpdate.value.reasoning,
-          comparison: slowUpdate.value.comparison,
-        });
-        context.events.emit({ type: 'edits-proposed', ...position, stage: 'slow-update', count: 1 });
-        let accepted = true;
-        let scores: SelectionScores;
-        if (config.optimizer.slow_update_gate_with_selection) {
-          const gated = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' });
-          await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);
-          accepted = gated.decision.accepted;
-          scores = gated.candidateScores;
-        } else {
-          // Taken without a gate, but scored for real: the run reports what the skill achieves.
-          scores = selectionScoresOf(context, candidate, (await evaluateInRun(context, candidate, context.splits.selection, 'selection')).summary);
-        }
-        if (accepted) {
-          const reference = await store.writeSkill(`skills/skill_epoch_${String(epoch).padStart(2, '0')}_slow_update.md`, candidate);
-          state.current = { text: candidate, reference, scores, origin: `slow_update_epoch_${String(epoch).padStart(2, '0')}` };
-          if (beatsBest(scores, state.best.scores)) state.best = { ...state.current, step: state.lastCompletedStep };
-        }
-      }
-      await markDone(context, state, epoch, SLOW_UPDATE);
-    }
-    if (wantsMetaSkill) {
-      const metaSkill = await synthesizeMetaSkill({
-        model: optimizer,
-        signal,
-        previousSkill,
-        currentSkill,
-        previousMetaSkill: state.metaSkill,
-        pairs,
-        readByLaterSteps: !isLastEpoch,
-      });
-      if (metaSkill.attempts > 0) context.counters.waves += 1;
+    // The meta skill reads the same evidence as the slow update, not its outcome: its synthesis runs
+    // beside the slow update (and its gate), and is applied and committed after it, in stage order.
+    const branches = forkLatencySlots(Number.POSITIVE_INFINITY);
+    const metaSkillSynthesis = wantsMetaSkill
+      ? branches.branch(() =>
+          synthesizeMetaSkill({
+            model: optimizer,
+            signal,
+            previousSkill,
+            currentSkill,
+            previousMetaSkill: state.metaSkill,
+            pairs,
+            readByLaterSteps: !isLastEpoch,
+          }),
+        )
+      : undefined;
+    const slowUpdate = wantsSlowUpdate
+      ? branches.branch(() => runSlowUpdate(context, state, { epoch, position, previousSkill, currentSkill, pairs }))
+      : undefined;
+    const [slowUpdateOutcome, metaSkillOutcome] = await Promise.allSettled([slowUpdate, metaSkillSynthesis]);
+    branches.join();
+    if (slowUpdateOutcome.status === 'rejected') throw slowUpdateOutcome.reason;
+    if (metaSkillOutcome.status === 'rejected') throw metaSkillOutcome.reason;
+    // The two syntheses ran as one wave (the slow update's gate counts its own).
+    if ((slowUpdateOutcome.value?.attempts ?? 0) > 0 || (metaSkillOutcome.value?.attempts ?? 0) > 0) context.counters.waves += 1;
+    const metaSkill = metaSkillOutcome.value;
+    if (metaSkill !== undefined) {
       if (!metaSkill.ok) recordStageFailure(context, metaSkill, { epoch, globalStep: position.globalStep });
       else if (metaSkill.value.skipped === undefined) {
         state.metaSkill = metaSkill.value.metaSkill;

@@ -66,4 +66,36 @@ describe('independent evaluations', () => {
     expect(summary.test?.initial.hard).toBeLessThan(1);
     expect(summary.test?.best.hard).toBe(1);
   });
+
+  it("run an epoch's slow update and meta-skill syntheses together", async () => {
+    // Epoch 2 of 3 has both stages (epoch 1 has no previous epoch, the last no later reader of the meta skill).
+    const scripted = createScriptedOptimizer();
+    const held: Array<() => void> = [];
+    let open = false;
+    const epochEndStage = (prompt: string) => prompt.startsWith('You write the slow-update') || prompt.startsWith('You keep the optimizer');
+    const optimizer: ChatModel = {
+      ...scripted.model,
+      async generate(request: GenerateRequest) {
+        if (!open && epochEndStage(messageText(request.messages.at(-1)!))) {
+          await new Promise<void>((release) => {
+            held.push(release);
+            if (held.length >= 2) {
+              open = true;
+              for (const call of held) call();
+            }
+          });
+        }
+        return scripted.model.generate(request);
+      },
+    };
+    const summary = await train({
+      config: trainingConfig({ train: { num_epochs: 3, batch_size: 6, seed: 7 }, run: { retries: 1, rollout_concurrency: 64 } }),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer,
+      runDirectory: runDirectory(),
+    });
+    expect(held).toHaveLength(2);
+    expect(summary.test?.best.hard).toBe(1);
+  });
 });
