@@ -16,6 +16,10 @@ describe('skillopt train', () => {
     const { stdout, error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run'], project.directory);
     expect(error).toBeUndefined();
     expect(stdout).toContain('Training on fixture');
+    expect(stdout).toMatch(
+      /Estimate: at most about \d+ optimizer calls and \d+ target episodes .*a critical path of at most about \d+ latency slots, about \d+ (s|min) for each second a call takes/,
+    );
+    expect(stdout).toMatch(/sequential waves\s+\d+, \d+ latency slots/);
     expect(stdout).toContain('SIMULATED model');
     expect(stdout).toMatch(/validation score\s+\S+ → \S+/);
     expect(existsSync(path.join(project.directory, 'run', 'best_skill.md'))).toBe(true);

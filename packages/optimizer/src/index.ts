@@ -58,6 +58,7 @@ export {
   type ReflectionResult,
 } from './reflection.js';
 export { type AggregatedEdits, aggregateEdits, type AggregationOptions, type EditPatch } from './aggregation.js';
+export { aggregationWaves } from './merge-waves.js';
 export {
   type FixedLearningRateSchedule,
   LEARNING_RATE_SCHEDULES,

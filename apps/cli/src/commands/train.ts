@@ -11,6 +11,7 @@ import {
   type RunSummary,
   type SkillOptConfig,
 } from '@skillopt/core';
+import type { Target } from '@skillopt/contract';
 import { configFlags, overridesOf, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { coloursFor } from '../output/colours.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
@@ -77,7 +78,7 @@ export default class Train extends StreamingCommand {
     const mode: ProgressMode = this.jsonEnabled() ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
     if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
       this.log(`The run in ${path.relative(workingDirectory, resumeDirectory) || '.'} already finished: nothing is trained or paid for again.`);
-    if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes));
+    if (mode !== 'json' && resumeDirectory === undefined) this.log(describeEstimate(config, run.splitSizes, run.target));
     const colours = coloursFor(process.stdout);
     const display = createProgressDisplay(mode, { write: (text) => process.stdout.write(text) }, { colours, columns: () => process.stdout.columns });
     const controller = new AbortController();
@@ -140,13 +141,28 @@ export default class Train extends StreamingCommand {
   }
 }
 
-/** The pre-run estimate of calls, so nobody starts a paid run blind. */
-function describeEstimate(config: SkillOptConfig, splitSizes: { train: number; val: number; test: number }): string {
-  const estimate = estimateRun(config, splitSizes);
+/**
+ * The pre-run estimate of calls and of the time they take, so nobody starts a paid run blind: the
+ * wall time is the critical path in latency slots at the simulator's configured latency, or per
+ * second of a real model's latency (which no config states).
+ */
+function describeEstimate(config: SkillOptConfig, splitSizes: { train: number; val: number; test: number }, target: Target): string {
+  const estimate = estimateRun(config, splitSizes, target);
+  const targetModel = target.kind === 'chat' ? target.model : target.runner;
+  const simulatedLatencyMs = targetModel.provider === 'sim' ? Number((config.backends.sim as { latency_ms?: unknown } | undefined)?.latency_ms ?? 0) : 0;
+  const slots = estimate.latencySlots;
+  const wall =
+    simulatedLatencyMs > 0
+      ? `about ${formatSeconds((slots * simulatedLatencyMs) / 1000)} at the simulator's ${simulatedLatencyMs} ms per call`
+      : `about ${formatSeconds(slots)} for each second a call takes`;
   return (
     `Estimate: at most about ${estimate.perRun.optimizerCalls} optimizer calls and ${estimate.perRun.targetEpisodes} target episodes ` +
-    `(${estimate.totalSteps} steps; work already cached costs nothing)`
+    `(${estimate.totalSteps} steps; work already cached costs nothing); a critical path of at most about ${slots} latency slots, ${wall}`
   );
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds < 120 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
 }
 
 function defaultRunDirectory(environmentName: string, optimizer: string): string {

@@ -1,3 +1,4 @@
+import { aggregationWaves } from '@skillopt/optimizer';
 /**
  * How many model calls a run will make, from counts alone, for the CLI to print before the first
  * paid call. It follows the upstream accounting (upstream-core.md §9) with its assumptions stated
@@ -39,6 +40,10 @@ export interface CallEstimateInput {
   finalSelectionCheck?: boolean;
   /** Test rollouts: initial, best and (when it differs) final skill, so 3; 2 when final = best. Default 3. */
   testEvaluations?: number;
+  /** Rollouts in flight at once, for the latency-slot estimate. Default 16. */
+  rolloutConcurrency?: number;
+  /** Reflection and merge calls in flight at once (`gradient.analyst_workers`). Default 16. */
+  analystConcurrency?: number;
 }
 
 export interface StepCallEstimate {
@@ -74,6 +79,12 @@ export interface RunCallEstimate {
       testEpisodes: number;
     };
   };
+  /**
+   * The run's critical path in call latencies, estimated: the latency slots its calls take at the
+   * given concurrency if each call took one unit of time (wall time at latency L is about this × L,
+   * plus the loop's own work). Under the same assumptions as the call counts.
+   */
+  latencySlots: number;
   /** Plain sentences for the CLI to print under the figures. */
   assumptions: string[];
 }
@@ -159,13 +170,39 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
     };
   }
 
+  const rolloutConcurrency = input.rolloutConcurrency ?? 16;
+  const analystConcurrency = input.analystConcurrency ?? 16;
+  requireCount('rolloutConcurrency', rolloutConcurrency, 1);
+  requireCount('analystConcurrency', analystConcurrency, 1);
+  const rolloutSlots = (episodes: number) => (episodes === 0 ? 0 : Math.ceil(episodes / rolloutConcurrency) * Math.ceil(tau));
+  const callSlots = (calls: number) => Math.ceil(calls / analystConcurrency);
+  function stepSlots(sizes: readonly number[], estimate: StepCallEstimate): number {
+    const failures = sizes.reduce((sum, size) => sum + Math.round(size * failureRate), 0);
+    const successes = input.failureOnly === true ? 0 : estimate.trainEpisodes - failures;
+    const merges = aggregationWaves(Math.ceil(failures / input.minibatchSize), Math.ceil(successes / input.minibatchSize), Math.max(2, input.mergeBatchSize));
+    // The batches of a step roll out together; the gate's candidate rollouts follow the proposal.
+    return (
+      rolloutSlots(estimate.trainEpisodes) +
+      callSlots(estimate.analystCalls) +
+      merges +
+      estimate.learningRateCalls +
+      estimate.rankingCalls +
+      estimate.rewriteCalls +
+      rolloutSlots(estimate.selectionEpisodes)
+    );
+  }
+
   let stepOptimizerCalls = 0;
   let stepEpisodes = 0;
+  let stepLatencySlots = 0;
   for (let step = 0; step < stepsPerEpoch; step++) {
-    const estimate = stepEstimate(batchSizes.slice(step * accumulation, (step + 1) * accumulation));
+    const sizes = batchSizes.slice(step * accumulation, (step + 1) * accumulation);
+    const estimate = stepEstimate(sizes);
     stepOptimizerCalls += estimate.optimizerCalls;
     stepEpisodes += estimate.targetEpisodes;
+    stepLatencySlots += stepSlots(sizes, estimate);
   }
+  stepLatencySlots *= input.epochs;
   stepOptimizerCalls *= input.epochs;
   stepEpisodes *= input.epochs;
 
@@ -181,6 +218,18 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   const finalSelectionEpisodes = (input.finalSelectionCheck ?? true) && testSize > 0 ? input.selectionSize : 0;
   const testEpisodes = testEvaluations * testSize;
   const targetEpisodes = baselineEpisodes + stepEpisodes + epochEndEpisodes + finalSelectionEpisodes + testEpisodes;
+  // The baseline rolls out beside step 1's batch, the final selection score beside the tests, and
+  // an epoch's slow update and meta skill side by side after their shared comparison rollouts.
+  const firstBatch = batchSizes.slice(0, accumulation).reduce((sum, size) => sum + size, 0);
+  const latencySlots =
+    rolloutSlots(baselineEpisodes + firstBatch) -
+    rolloutSlots(firstBatch) +
+    stepLatencySlots +
+    comparedEpochs *
+      (useSlowUpdate || useMetaSkill
+        ? rolloutSlots(comparisonEpisodes) + 1 + (useSlowUpdate && input.slowUpdateGated === true ? rolloutSlots(input.selectionSize) : 0)
+        : 0) +
+    rolloutSlots(finalSelectionEpisodes + testEpisodes);
 
   const assumptions = [
     `${Math.round(failureRate * 100)}% of train rollouts fail (analyst and merge calls depend on it)`,
@@ -201,6 +250,7 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
       targetCalls: targetEpisodes * tau,
       breakdown: { stepOptimizerCalls, epochEndOptimizerCalls, baselineEpisodes, stepEpisodes, epochEndEpisodes, finalSelectionEpisodes, testEpisodes },
     },
+    latencySlots,
     assumptions,
   };
 }

@@ -1,4 +1,5 @@
-import type { SplitName } from '@skillopt/contract';
+import type { SplitName, Target } from '@skillopt/contract';
+import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { estimateRunCalls, type RunCallEstimate } from '../ledger/call-estimate.js';
 
@@ -6,7 +7,7 @@ import { estimateRunCalls, type RunCallEstimate } from '../ledger/call-estimate.
  * The pre-run estimate of a config's calls, so nobody starts a paid run blind: the config's keys
  * mapped onto estimateRunCalls once, here, for every caller (the CLI prints it before training).
  */
-export function estimateRun(config: SkillOptConfig, splitSizes: Readonly<Record<SplitName, number>>): RunCallEstimate {
+export function estimateRun(config: SkillOptConfig, splitSizes: Readonly<Record<SplitName, number>>, target: Target): RunCallEstimate {
   const limit = (count: number, available: number) => (count > 0 ? Math.min(count, available) : available);
   return estimateRunCalls({
     trainSize: limit(config.train.train_size, splitSizes.train),
@@ -26,5 +27,8 @@ export function estimateRun(config: SkillOptConfig, splitSizes: Readonly<Record<
     lrControlMode: config.optimizer.lr_control_mode,
     // This trainer rolls out the initial and the best skill on the test split (not a third, final one).
     testEvaluations: 2,
+    // The rollouts in flight the run will really have, the target's declared default included.
+    rolloutConcurrency: rolloutConcurrencyOf(config, target),
+    analystConcurrency: config.gradient.analyst_workers,
   });
 }

@@ -83,4 +83,24 @@ describe('estimateRunCalls', () => {
     expect(() => estimateRunCalls({ ...searchQaDefaults, batchSize: 0 })).toThrow(/batchSize/);
     expect(() => estimateRunCalls({ ...searchQaDefaults, expectedFailureRate: 1.5 })).toThrow(/expectedFailureRate/);
   });
+
+  it('estimates the critical path in latency slots at the given concurrency', () => {
+    // Two steps of 6 (3 failures, 3 successes each): train rollouts 6, two analysts, one merge, one
+    // ranking call, the candidate's 8 selection rollouts; the baseline's 8 beside step 1's batch.
+    const small = {
+      trainSize: 12,
+      batchSize: 6,
+      epochs: 1,
+      minibatchSize: 4,
+      mergeBatchSize: 2,
+      selectionSize: 8,
+      expectedFailureRate: 0.5,
+      analystConcurrency: 2,
+    };
+    // At 4 in flight: a step is 2 + 1 + 1 + 1 + 2 slots; the baseline adds 4 − 2 slots to step 1's rollouts.
+    expect(estimateRunCalls({ ...small, rolloutConcurrency: 4 }).latencySlots).toBe(2 * 7 + 2);
+    // At 64 everything of one stage fits in one slot, and the baseline hides entirely behind step 1's batch.
+    expect(estimateRunCalls({ ...small, rolloutConcurrency: 64 }).latencySlots).toBe(2 * 5);
+    expect(() => estimateRunCalls({ ...small, rolloutConcurrency: 0 })).toThrow(RangeError);
+  });
 });
