@@ -134,19 +134,22 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   const totalSteps = stepsPerEpoch * input.epochs;
   const batchSizes = epochBatchSizes(input.trainSize, input.batchSize, stepsPerEpoch * accumulation);
 
-  function stepEstimate(sizes: readonly number[]): StepCallEstimate {
-    let analystCalls = 0;
+  /** The analysts' patches of a step's batches: one analyst call per minibatch of failures or successes. */
+  function stepPatches(sizes: readonly number[]): { failurePatches: number; successPatches: number } {
     let failurePatches = 0;
     let successPatches = 0;
     for (const size of sizes) {
       const failures = Math.round(size * failureRate);
       const successes = input.failureOnly === true ? 0 : size - failures;
-      const failureCalls = Math.ceil(failures / input.minibatchSize);
-      const successCalls = Math.ceil(successes / input.minibatchSize);
-      analystCalls += failureCalls + successCalls;
-      failurePatches += failureCalls;
-      successPatches += successCalls;
+      failurePatches += Math.ceil(failures / input.minibatchSize);
+      successPatches += Math.ceil(successes / input.minibatchSize);
     }
+    return { failurePatches, successPatches };
+  }
+
+  function stepEstimate(sizes: readonly number[]): StepCallEstimate {
+    const { failurePatches, successPatches } = stepPatches(sizes);
+    const analystCalls = failurePatches + successPatches;
     const mergeCalls =
       hierarchicalMergeCalls(failurePatches, input.mergeBatchSize) +
       hierarchicalMergeCalls(successPatches, input.mergeBatchSize) +
@@ -177,9 +180,8 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   const rolloutSlots = (episodes: number) => (episodes === 0 ? 0 : Math.ceil(episodes / rolloutConcurrency) * Math.ceil(tau));
   const callSlots = (calls: number) => Math.ceil(calls / analystConcurrency);
   function stepSlots(sizes: readonly number[], estimate: StepCallEstimate): number {
-    const failures = sizes.reduce((sum, size) => sum + Math.round(size * failureRate), 0);
-    const successes = input.failureOnly === true ? 0 : estimate.trainEpisodes - failures;
-    const merges = aggregationWaves(Math.ceil(failures / input.minibatchSize), Math.ceil(successes / input.minibatchSize), Math.max(2, input.mergeBatchSize));
+    const { failurePatches, successPatches } = stepPatches(sizes);
+    const merges = aggregationWaves(failurePatches, successPatches, Math.max(2, input.mergeBatchSize));
     // The batches of a step roll out together; the gate's candidate rollouts follow the proposal.
     return (
       rolloutSlots(estimate.trainEpisodes) +
