@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { redactArtifactSecrets } from './secret-guard.js';
 
 /** What `writeFileAtomic` accepts: a whole text or buffer, or chunks streamed from an iterable. */
 export type AtomicWriteData = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
@@ -40,10 +41,14 @@ export async function writeFileAtomic(filePath: string, data: AtomicWriteData): 
   await syncDirectory(directory);
 }
 
-/** Writes `value` as 2-space JSON with a trailing newline, atomically (see writeFileAtomic). */
+/**
+ * Writes `value` as 2-space JSON with a trailing newline, atomically (see writeFileAtomic), with
+ * secrets cut out (see secret-guard.ts): every JSON artifact of a run passes here, so no caller
+ * can forget the guard.
+ */
 export async function writeJsonAtomic(filePath: string, value: unknown): Promise<void> {
   // Serialise first: a value that cannot be serialised must fail before the file is touched.
-  const text = JSON.stringify(value, null, 2);
+  const text = JSON.stringify(redactArtifactSecrets(value), null, 2);
   if (text === undefined) throw new TypeError(`Cannot write ${filePath}: the value is not JSON (got ${typeof value})`);
   await writeFileAtomic(filePath, `${text}\n`);
 }

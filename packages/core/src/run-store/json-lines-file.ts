@@ -1,6 +1,7 @@
 import { type FileHandle, mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { isFileNotFound, runFileError } from './run-file-error.js';
+import { redactArtifactSecrets, secretEnvironmentValues } from './secret-guard.js';
 
 /**
  * JSON Lines files that grow while a run goes (events.jsonl, the rollout cache).
@@ -125,7 +126,10 @@ export function createJsonLinesAppender(filePath: string): JsonLinesAppender {
 
   async function write(records: unknown[]): Promise<void> {
     if (records.length === 0) return;
-    const body = records.map(toJsonLine).join('');
+    // Each line passes the secret guard (secret-guard.ts) on its way to disk: events, ledger lines
+    // and cached rollouts carry provider error texts and model replies.
+    const knownSecrets = secretEnvironmentValues();
+    const body = records.map((record) => toJsonLine(redactArtifactSecrets(record, knownSecrets))).join('');
     try {
       const { handle: file, prefix } = await opened();
       await file.appendFile(prefix + body);

@@ -20,7 +20,6 @@ import {
   type EpochArtifactKind,
 } from './run-directory-layout.js';
 import { RUNTIME_STATE_FORMAT_VERSION, runtimeStateSchema, type RuntimeState, type RuntimeStateInput, type SkillReference } from './runtime-state.js';
-import { redactArtifactSecrets } from './secret-guard.js';
 import { stepRecordSchema, type StepRecord } from './step-record.js';
 
 /** Artifact content: text and bytes are written as they are, anything else as 2-space JSON. */
@@ -113,7 +112,7 @@ export async function createRunStore<Trainer>(directory: string, options: Create
   if (resumePoint !== undefined) throw runExistsError(runDirectory, resumePoint.state.lastCompletedStep);
   if (await pathExists(path.join(runDirectory, RUN_FILES.config))) throw runExistsError(runDirectory, 'nothing committed');
   const { runId } = await writeRunIdentity(runDirectory, options.runId ?? newRunId(runDirectory));
-  if (options.config !== undefined) await writeJsonAtomic(path.join(runDirectory, RUN_FILES.config), redactArtifactSecrets(options.config));
+  if (options.config !== undefined) await writeJsonAtomic(path.join(runDirectory, RUN_FILES.config), options.config);
   return initialiseRunStore(runDirectory, undefined, runId, options.trainerSchema);
 }
 
@@ -211,7 +210,7 @@ function initialiseRunStore<Trainer>(
     pathOf,
 
     async writeConfig(config) {
-      await writeJsonAtomic(pathOf(RUN_FILES.config), redactArtifactSecrets(config));
+      await writeJsonAtomic(pathOf(RUN_FILES.config), config);
     },
     async readConfig() {
       return readJsonFileIfExists(pathOf(RUN_FILES.config), z.unknown(), { description: 'the run’s configuration' });
@@ -285,7 +284,7 @@ function initialiseRunStore<Trainer>(
     },
 
     async writeSummary(summary) {
-      await writeJsonAtomic(pathOf(RUN_FILES.summary), redactArtifactSecrets(summary));
+      await writeJsonAtomic(pathOf(RUN_FILES.summary), summary);
     },
   };
 }

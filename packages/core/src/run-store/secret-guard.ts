@@ -4,15 +4,17 @@ import { isSecretKey, redactSecrets } from '@skillopt/contract';
 const MIN_SECRET_LENGTH = 8;
 
 /**
- * A last guard before a config or summary reaches the run directory. The config loader redacts
- * secrets already; this also catches a value copied elsewhere (a key pasted into a URL): besides
- * the contract's redaction, every value of a secret-looking environment variable is cut out
- * wherever it appears.
+ * The last guard before anything reaches the run directory: every JSON artifact and every line
+ * of an append-only file passes it (writeJsonAtomic, the JSON Lines appender). The config loader
+ * redacts secrets already; this also catches a value copied elsewhere (a key pasted into a URL,
+ * a provider's error text quoting a credential): besides the contract's redaction, every value of
+ * a secret-looking environment variable is cut out wherever it appears.
  */
-export function redactArtifactSecrets(value: unknown, environment: NodeJS.ProcessEnv = process.env): unknown {
+export function redactArtifactSecrets(value: unknown, knownSecrets: readonly string[] = secretEnvironmentValues()): unknown {
   // A JSON round trip first, so dates and other toJSON values look as they will in the file.
-  const json = value === undefined ? undefined : (JSON.parse(JSON.stringify(value)) as unknown);
-  return redactSecrets(json, secretEnvironmentValues(environment));
+  const serialised = value === undefined ? undefined : JSON.stringify(value);
+  if (serialised === undefined) return undefined;
+  return redactSecrets(JSON.parse(serialised) as unknown, knownSecrets);
 }
 
 /** The values of the secret-looking environment variables, longest first (so no shorter one splits a longer one). */

@@ -9,7 +9,10 @@ import {
   createRunStore,
   loadRunState,
   openRunStore,
+  createJsonLinesAppender,
   redactArtifactSecrets,
+  secretEnvironmentValues,
+  writeJsonAtomic,
   type RunStore,
   type RuntimeStateInput,
   type SkillReference,
@@ -392,10 +395,42 @@ describe('the run store', () => {
   });
 
   it('redacts environment values only for secret-looking variables', () => {
-    expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' })).toEqual({
+    const environment = { HOME: '/home/someone', GITHUB_TOKEN: 'ghp_abcdefghijkl' };
+    expect(redactArtifactSecrets({ home: '/home/someone', key: 'x' }, secretEnvironmentValues(environment))).toEqual({
       home: '/home/someone',
       key: 'x',
     });
-    expect(redactArtifactSecrets(['my-github-token-value'], { GITHUB_TOKEN: 'my-github-token-value' })).toEqual(['[redacted]']);
+    expect(redactArtifactSecrets(['my-github-token-value'], secretEnvironmentValues({ GITHUB_TOKEN: 'my-github-token-value' }))).toEqual(['[redacted]']);
+  });
+
+  it('cuts secrets out of every JSON artifact and every appended line, whoever writes them', async () => {
+    const directory = path.join(root, 'secret-lines');
+    process.env.SKILLOPT_TEST_API_KEY = 'sk-test-0123456789abcdef';
+    try {
+      // A provider's error text quoting the key and a URL with credentials, as an event, a
+      // ledger line or runtime_state.json could carry them.
+      const leaky = { type: 'item-excluded', reason: 'HTTP 401 for key sk-test-0123456789abcdef at https://user:hunter22@proxy.test/v1' };
+      const appender = createJsonLinesAppender(path.join(directory, 'events.jsonl'));
+      await appender.append(leaky, { usage: { inputTokens: 3, outputTokens: 1 } });
+      await appender.close();
+      await writeJsonAtomic(path.join(directory, 'runtime_state.json'), { lastFailure: leaky.reason });
+    } finally {
+      delete process.env.SKILLOPT_TEST_API_KEY;
+    }
+    const lines = await readFile(path.join(directory, 'events.jsonl'), 'utf8');
+    const state = await readFile(path.join(directory, 'runtime_state.json'), 'utf8');
+    for (const text of [lines, state]) {
+      expect(text).not.toContain('sk-test-0123456789abcdef');
+      expect(text).not.toContain('hunter22');
+    }
+    expect(
+      lines
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual([
+      { type: 'item-excluded', reason: 'HTTP 401 for key [redacted] at https://[redacted]@proxy.test/v1' },
+      { usage: { inputTokens: 3, outputTokens: 1 } },
+    ]);
   });
 });
