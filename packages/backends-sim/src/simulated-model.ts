@@ -14,6 +14,7 @@ import {
   type ToolDefinition,
 } from '@skillopt/contract';
 import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
+import { planAgentStep, type AgentStep } from './agent-turn.js';
 import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
@@ -131,7 +132,39 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   const readKey = (): AnswerKey => (typeof options.answerKey === 'function' ? options.answerKey() : (options.answerKey ?? EMPTY_ANSWER_KEY));
   const findSkill = options.skillFromSystemPrompt ?? defaultSkillFromSystemPrompt;
 
+  function answerAsAgent(request: GenerateRequest, step: AgentStep): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
+    if (step.kind === 'read') {
+      const toolCallId = `call_sim_${hashHex(seed, 'agent-read', step.file, String(request.messages.length)).slice(0, 16)}`;
+      return { text: '', toolCalls: [{ toolCallId, toolName: step.toolName, input: step.input }], metadata: { agentStep: 'read', file: step.file } };
+    }
+    const key = readKey();
+    const entry = key.lookup(step.taskText);
+    const question =
+      entry?.question ??
+      step.taskText
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .pop() ??
+      '';
+    const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(step.taskText);
+    const effects = readSkillRules(step.skill);
+    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, step.skill, effects);
+    const skillHash = hashHex(step.skill).slice(0, 16);
+    const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], step.afterTools);
+    const metadata = { agentStep: 'answer', knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+    if (step.structuredOutput === undefined) return { text, metadata };
+    const toolCallId = `call_sim_${hashHex(seed, 'structured-output', itemKey, skillHash).slice(0, 16)}`;
+    return {
+      text: '',
+      toolCalls: [{ toolCallId, toolName: step.structuredOutput.name, input: schemaShapedValue(step.structuredOutput.inputSchema, text) }],
+      metadata,
+    };
+  }
+
   function answerAsTarget(request: GenerateRequest): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
+    const step = request.tools === undefined || request.tools.length === 0 ? undefined : planAgentStep(request.messages, request.tools, findSkill);
+    if (step !== undefined) return answerAsAgent(request, step);
     const key = readKey();
     const system = request.messages
       .filter((message) => message.role === 'system')
