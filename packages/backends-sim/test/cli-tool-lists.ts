@@ -222,24 +222,36 @@ const fixture = (name: string): Array<Record<string, unknown>> =>
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 
-type Loose = Record<string, any>;
+/** The value at a path of keys and indexes in parsed JSON, or undefined. */
+function at(value: unknown, ...keys: Array<string | number>): unknown {
+  let current = value;
+  for (const key of keys) current = typeof current === 'object' && current !== null ? (current as Record<string | number, unknown>)[key] : undefined;
+  return current;
+}
+
+const blocksOf = (record: unknown): unknown[] => {
+  const content = at(record, 'message', 'content');
+  return Array.isArray(content) ? content : [];
+};
+
+const call = (toolName: unknown, input: unknown): RecordedShellCall => ({ toolName: String(toolName), input: input as Record<string, unknown> });
 
 /** The shell call each CLI's transcript recorded (the mock model asked for `cat task.md`). */
 export function recordedShellCalls(): Record<'claude' | 'codex' | 'copilot' | 'opencode' | 'pi', RecordedShellCall> {
   const claude = fixture('claude-session.jsonl')
-    .flatMap((record: Loose) => (Array.isArray(record.message?.content) ? record.message.content : []))
-    .find((block: Loose) => block.type === 'tool_use') as Loose;
-  const codex = fixture('codex-rollout.jsonl').find((record: Loose) => record.payload?.type === 'function_call') as Loose;
-  const copilot = fixture('copilot-events.jsonl').find((record: Loose) => record.type === 'assistant.message' && record.data.toolRequests.length > 0) as Loose;
-  const opencode = fixture('opencode-session.jsonl').find((record: Loose) => record.row?.data?.type === 'tool') as Loose;
+    .flatMap(blocksOf)
+    .find((block) => at(block, 'type') === 'tool_use');
+  const codex = fixture('codex-rollout.jsonl').find((record) => at(record, 'payload', 'type') === 'function_call');
+  const copilot = fixture('copilot-events.jsonl').find((record) => record.type === 'assistant.message' && at(record, 'data', 'toolRequests', 0) !== undefined);
+  const opencode = fixture('opencode-session.jsonl').find((record) => at(record, 'row', 'data', 'type') === 'tool');
   const pi = fixture('pi-session.jsonl')
-    .flatMap((record: Loose) => (Array.isArray(record.message?.content) ? record.message.content : []))
-    .find((block: Loose) => block.type === 'toolCall') as Loose;
+    .flatMap(blocksOf)
+    .find((block) => at(block, 'type') === 'toolCall');
   return {
-    claude: { toolName: claude.name, input: claude.input },
-    codex: { toolName: codex.payload.name, input: JSON.parse(codex.payload.arguments) },
-    copilot: { toolName: copilot.data.toolRequests[0].name, input: copilot.data.toolRequests[0].arguments },
-    opencode: { toolName: opencode.row.data.tool, input: opencode.row.data.state.input },
-    pi: { toolName: pi.name, input: pi.arguments },
+    claude: call(at(claude, 'name'), at(claude, 'input')),
+    codex: call(at(codex, 'payload', 'name'), JSON.parse(String(at(codex, 'payload', 'arguments')))),
+    copilot: call(at(copilot, 'data', 'toolRequests', 0, 'name'), at(copilot, 'data', 'toolRequests', 0, 'arguments')),
+    opencode: call(at(opencode, 'row', 'data', 'tool'), at(opencode, 'row', 'data', 'state', 'input')),
+    pi: call(at(pi, 'name'), at(pi, 'arguments')),
   };
 }
