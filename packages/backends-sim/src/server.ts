@@ -304,7 +304,14 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
 
   // Node checks the two timeouts on a timer (every 30 s by default); checking four times per
   // timeout closes a stalled client within a quarter of its timeout after it expires.
-  const serverLimits = { requestTimeout, headersTimeout, connectionsCheckingInterval: Math.max(1, Math.min(30_000, Math.floor(headersTimeout / 4))) };
+  // An agent's client keeps its connection while a tool runs between two requests: Node's 5 s
+  // keep-alive would close it under a slow tool, and a request sent just then is reset.
+  const serverLimits = {
+    requestTimeout,
+    headersTimeout,
+    keepAliveTimeout: headersTimeout,
+    connectionsCheckingInterval: Math.max(1, Math.min(30_000, Math.floor(headersTimeout / 4))),
+  };
   const server = createServer(serverLimits, (request, response) => {
     const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
     const handle = async (): Promise<void> => {

@@ -54,7 +54,7 @@ afterAll(async () => {
 /** What the harness does with a tool call: run the shell command in the workspace, or read the file. */
 function runTool(input: Record<string, unknown>): string {
   const command = input.command ?? input.cmd;
-  if (typeof command === 'string') return execFileSync('bash', ['-lc', command], { cwd: workspace, encoding: 'utf8' });
+  if (typeof command === 'string') return execFileSync('bash', ['-c', command], { cwd: workspace, encoding: 'utf8' });
   const file = String(input.file_path ?? input.filePath ?? input.path);
   const lines = readFileSync(path.resolve(workspace, file), 'utf8').split('\n');
   // Claude Code's Read numbers lines as `cat -n` does.
