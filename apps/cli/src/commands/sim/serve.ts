@@ -24,9 +24,10 @@ export function isLoopbackHost(host: string): boolean {
 
 export default class SimServe extends SkillOptCommand {
   static override enableJsonFlag = true;
-  static override summary = 'Serve the SIMULATED model as an OpenAI- and Anthropic-compatible HTTP server on 127.0.0.1.';
+  static override summary = 'Serve the SIMULATED model as an OpenAI- and Anthropic-compatible HTTP server on 127.0.0.1 (for SDKs and agent CLIs).';
   static override description = [
-    "Starts @skillopt/backends-sim's server (OpenAI: GET /v1/models, POST /v1/chat/completions; Anthropic: POST /v1/messages; plain and streamed) in front of the deterministic, seeded SIMULATED model: no real model is called.",
+    "Starts @skillopt/backends-sim's server in front of the deterministic, seeded SIMULATED model: no real model is called. It speaks OpenAI Chat Completions (POST …/chat/completions) and Responses (POST …/responses), Anthropic Messages (POST …/messages, and …/messages/count_tokens), all plain and streamed, with tools and JSON schemas; GET …/models lists sim-target and sim-optimizer (in Anthropic's shape when an anthropic-version header comes). Routes match by their ending, so any base-URL prefix works (/v1, none, /openai/deployments/<name>). A WebSocket or other upgrade is refused with 426; a model id other than the two is refused with an error naming them.",
+    "As an agent CLI's model (Claude Code, Codex, Copilot, OpenCode, Pi pointed at it), the target offered a shell or a file-read tool reads the files the prompt names (task.md …) and the workspace skill file a skills listing points at, one tool round trip each, with the tool its request offers (chosen by the tools' schemas), then answers with the skill applied as in chat; a StructuredOutput-style tool or a JSON schema gets schema-shaped content.",
     "Its knowledge (the answer key) comes from the tasks of the config's env: the train, val and test splits are loaded as `skillopt train` loads them. Only the env section of the config is used; its model and backend choices are not (the server is the model). The seed, noise and latency come from the flags, else from the config's backends.sim section, else the simulator's defaults.",
     'It listens on 127.0.0.1 unless --host says otherwise, and runs until SIGINT (Ctrl-C) or SIGTERM, then closes its connections and exits 0.',
   ].join('\n\n');
