@@ -82,6 +82,16 @@ describe('reference-answering doubles', () => {
     expect(result.usage.estimated).toBe(true);
   });
 
+  it('finds the item in the task file of the request, as an env writes it', async () => {
+    const runner = createReferenceAnsweringAgentRunner(items);
+    const files = [
+      { path: 'task.md', content: '## Question\n\nWhat is 2 + 2 + 2?' },
+      { path: 'page.png', content: new Uint8Array([0x89, 0x50]) },
+    ];
+    const result = await runner.run({ skill: '', prompt: 'Read `task.md`.', workspace: '/tmp/none', files, timeoutMs: 10, purpose: 'rollout' });
+    expect(result.finalText).toBe('<answer>6</answer>');
+  });
+
   it('scripted agent runner honours aborts', async () => {
     const runner = createScriptedAgentRunner({ reply: () => new Promise<string>(() => undefined) });
     const controller = new AbortController();
