@@ -30,12 +30,13 @@ export interface AgentTaskRun {
   details: AgentTaskRunDetails;
 }
 
-export interface AgentTaskRunDetails {
+// A type, not an interface, so that it spreads into a result's `details` record.
+export type AgentTaskRunDetails = {
   targetKind: 'agent';
   exitCode: number | null;
   transcriptEvents: number;
   warnings?: CallWarning[];
-}
+};
 
 /**
  * Runs one item's task on an agent runner: `task.md` and the item's files go into the rollout's

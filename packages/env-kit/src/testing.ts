@@ -28,5 +28,9 @@ export {
   createStallingTarget,
   type StallingTarget,
 } from './test-double-targets.js';
-export { createFilelessRolloutContextForTests } from './test-double-rollout-context.js';
+export {
+  createFilelessRolloutContextForTests,
+  createWorkDirectoryRolloutContextsForTests,
+  type WorkDirectoryRolloutContexts,
+} from './test-double-rollout-context.js';
 export { createTaskFileAnswerer } from './test-double-task-file-answerer.js';

@@ -1,10 +1,19 @@
-import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
-import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
+import {
+  ERROR_CODES,
+  SkillOptError,
+  type Environment,
+  type RolloutContext,
+  type RolloutResult,
+  type TaskItem,
+  type TrajectoryTurn,
+  type Usage,
+} from '@skillopt/contract';
+import { createSplitSource, generateWithin, runAgentTask } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { SEARCHQA_TASK_TYPE, searchQaItemMapper, type SearchQaTaskItem } from './items.js';
-import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
 
 /** The env's id: what `env.name` says in a config. */
 export const SEARCHQA_ENVIRONMENT_ID = 'searchqa';
@@ -46,20 +55,22 @@ function asSearchQaItem(item: TaskItem): SearchQaTaskItem {
   return item as SearchQaTaskItem;
 }
 
-/**
- * Rolls one item out: exactly one target call (`purpose: 'rollout'`), scored by exact match (hard)
- * and token F1 (soft). Errors of the target, including the signal's abort reason and the
- * `exec_timeout` ProviderError, propagate: the trainer retries them; they are never scored.
- */
-export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
+/** The target's reply to one item, from a chat model or an agent, with what the result's details say of how it came. */
+interface TargetReply {
+  text: string;
+  usage: Usage;
+  details: Record<string, unknown>;
+}
+
+async function askTarget(config: SearchQaConfig, userPrompt: string, context: RolloutContext): Promise<TargetReply> {
   const { target, signal, skill } = context;
-  signal.throwIfAborted();
-  const model = chatTargetModel(target, 'searchqa');
-  const item = asSearchQaItem(taskItem);
-  const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
-  const started = Date.now();
+  const timeoutMs = config.exec_timeout * 1000;
+  if (target.kind === 'agent') {
+    const run = await runAgentTask(target.runner, { text: userPrompt, notes: AGENT_TASK_NOTES }, context, timeoutMs);
+    return { text: run.finalText, usage: run.usage, details: run.details };
+  }
   const reply = await generateWithin(
-    model,
+    target.model,
     {
       messages: [
         { role: 'system', content: buildSystemPrompt(skill) },
@@ -69,8 +80,23 @@ export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: Task
       purpose: 'rollout',
     },
     signal,
-    config.exec_timeout * 1000,
+    timeoutMs,
   );
+  return { text: reply.text, usage: reply.usage, details: { finishReason: reply.finishReason, turns: 1 } };
+}
+
+/**
+ * Rolls one item out: exactly one target call (`purpose: 'rollout'`) or one agent run (the user
+ * prompt as `task.md`), scored from the reply by exact match (hard) and token F1 (soft). Errors of
+ * the target, including the signal's abort reason, a crashed harness and the `exec_timeout`
+ * ProviderError, propagate: the trainer retries them; they are never scored.
+ */
+export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
+  context.signal.throwIfAborted();
+  const item = asSearchQaItem(taskItem);
+  const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
+  const started = Date.now();
+  const reply = await askTarget(config, userPrompt, context);
   const durationMs = Date.now() - started;
   const score = scoreSearchQaReply(reply.text, item.references);
   const turns: TrajectoryTurn[] = [
@@ -94,8 +120,7 @@ export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: Task
       f1: score.f1,
       subEm: score.subEm,
       answerSource: score.source,
-      finishReason: reply.finishReason,
-      turns: 1,
+      ...reply.details,
       ...(item.answer_type === undefined ? {} : { answerType: item.answer_type }),
     },
   };
@@ -109,7 +134,7 @@ export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaC
   return {
     specificationVersion: 'v1',
     id: SEARCHQA_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: [SEARCHQA_TASK_TYPE],
     initialSkill: async () => SEARCHQA_INITIAL_SKILL,
     loadSplit: (split) => splits.load(split),
