@@ -33,6 +33,7 @@ export { chatTargetModel } from './chat-target.js';
 export { AGENT_TASK_FILE, agentTaskFiles } from './agent-task-file.js';
 export { buildAgentTaskPrompt } from './agent-task-prompt.js';
 export { type AgentTask, type AgentTaskRun, type AgentTaskRunDetails, LONGEST_AGENT_TIME_LIMIT_MS, runAgentTask } from './agent-task.js';
+export { answerOnce, type SingleAnswerTask, type TargetAnswer } from './target-answer.js';
 
 // Scoring
 export { answerTokens, isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';

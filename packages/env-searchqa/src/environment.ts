@@ -1,14 +1,5 @@
-import {
-  ERROR_CODES,
-  SkillOptError,
-  type Environment,
-  type RolloutContext,
-  type RolloutResult,
-  type TaskItem,
-  type TrajectoryTurn,
-  type Usage,
-} from '@skillopt/contract';
-import { createSplitSource, generateWithin, runAgentTask } from '@skillopt/env-kit';
+import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
+import { answerOnce, createSplitSource } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
@@ -55,36 +46,6 @@ function asSearchQaItem(item: TaskItem): SearchQaTaskItem {
   return item as SearchQaTaskItem;
 }
 
-/** The target's reply to one item, from a chat model or an agent, with what the result's details say of how it came. */
-interface TargetReply {
-  text: string;
-  usage: Usage;
-  details: Record<string, unknown>;
-}
-
-async function askTarget(config: SearchQaConfig, userPrompt: string, context: RolloutContext): Promise<TargetReply> {
-  const { target, signal, skill } = context;
-  const timeoutMs = config.exec_timeout * 1000;
-  if (target.kind === 'agent') {
-    const run = await runAgentTask(target.runner, { text: userPrompt, notes: AGENT_TASK_NOTES }, context, timeoutMs);
-    return { text: run.finalText, usage: run.usage, details: run.details };
-  }
-  const reply = await generateWithin(
-    target.model,
-    {
-      messages: [
-        { role: 'system', content: buildSystemPrompt(skill) },
-        { role: 'user', content: userPrompt },
-      ],
-      maxOutputTokens: config.max_completion_tokens,
-      purpose: 'rollout',
-    },
-    signal,
-    timeoutMs,
-  );
-  return { text: reply.text, usage: reply.usage, details: { finishReason: reply.finishReason, turns: 1 } };
-}
-
 /**
  * Rolls one item out: exactly one target call (`purpose: 'rollout'`) or one agent run (the user
  * prompt as `task.md`), scored from the reply by exact match (hard) and token F1 (soft). Errors of
@@ -96,7 +57,14 @@ export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: Task
   const item = asSearchQaItem(taskItem);
   const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
   const started = Date.now();
-  const reply = await askTarget(config, userPrompt, context);
+  const reply = await answerOnce(
+    {
+      chat: { system: buildSystemPrompt(context.skill), user: userPrompt, maxOutputTokens: config.max_completion_tokens },
+      agent: { text: userPrompt, notes: AGENT_TASK_NOTES },
+    },
+    context,
+    config.exec_timeout * 1000,
+  );
   const durationMs = Date.now() - started;
   const score = scoreSearchQaReply(reply.text, item.references);
   const turns: TrajectoryTurn[] = [
