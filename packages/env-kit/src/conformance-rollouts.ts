@@ -168,7 +168,7 @@ export function settle<T>(promise: Promise<T>): Promise<Settlement<T>> {
 }
 
 /** True when `error` is `expected` or carries it in its chain of causes (an env may wrap it). */
-export function isOrWraps(error: unknown, expected: unknown): boolean {
+function isOrWraps(error: unknown, expected: unknown): boolean {
   const seen = new Set<unknown>();
   let current = error;
   while (current !== undefined && current !== null && !seen.has(current)) {

@@ -3,7 +3,7 @@ import { createDataInvalidError } from '@skillopt/env-kit';
 import { DocumentToolError, type ItemDocument, readDocumentText } from './corpus.js';
 
 /** The folder of an agent's workspace that holds the item's documents, under their own names. */
-export const AGENT_DOCUMENTS_FOLDER = 'documents';
+const AGENT_DOCUMENTS_FOLDER = 'documents';
 
 /**
  * The item's own documents as files of the agent's workspace (`documents/<name>`): copies of those
