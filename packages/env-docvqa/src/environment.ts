@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
+import { answerOnce, createSplitSource } from '@skillopt/env-kit';
 import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
 import { parseDocVqaConfig, type DocVqaConfig, type DocVqaConfigInput } from './config.js';
 import { DOCVQA_HARD_THRESHOLD, scoreDocVqaReply, type DocVqaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { assertPageImagesExist, createDocVqaItemMapper, DOCVQA_TASK_TYPE, type DocVqaTaskItem } from './items.js';
-import { describePageImage, pageImagePart, readPageImage } from './page-image.js';
-import { buildSystemPrompt, buildUserText } from './prompt.js';
+import { describePageImage, describeWorkspacePageImage, pageImagePart, readPageImage, workspacePageImageName } from './page-image.js';
+import { buildAgentTaskNotes, buildSystemPrompt, buildUserText } from './prompt.js';
 
 /** The env's id: what `env.name` says in a config. */
 export const DOCVQA_ENVIRONMENT_ID = 'docvqa';
@@ -47,36 +47,39 @@ function asDocVqaItem(item: TaskItem): DocVqaTaskItem {
 
 /**
  * Rolls one item out: exactly one target call (`purpose: 'rollout'`) whose user message carries the
- * question as text and the page image as a base64 data URL, scored by ANLS (hard = ANLS ≥ 0.999,
+ * question as text and the page image as a base64 data URL, or one agent run with the question as
+ * `task.md` and the page image as a file beside it; scored by ANLS (hard = ANLS ≥ 0.999,
  * soft = ANLS). A missing or unreadable page image is a `data-invalid` error, never a score. Errors
  * of the target, including the signal's abort reason and the `exec_timeout` ProviderError,
  * propagate: the trainer retries them; they are never scored.
  */
 export async function rolloutDocVqaItem(config: DocVqaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
-  const { target, signal, skill } = context;
+  const { signal, skill } = context;
   signal.throwIfAborted();
-  const model = chatTargetModel(target, 'docvqa', 'a chat model that can read images');
   const item = asDocVqaItem(taskItem);
   const image = await readPageImage(item.image_path, item.id, signal);
   const userText = buildUserText(item.question);
+  const pageImageName = workspacePageImageName(image);
   const started = Date.now();
-  const reply = await generateWithin(
-    model,
+  const reply = await answerOnce(
     {
-      messages: [
-        { role: 'system', content: buildSystemPrompt(skill) },
-        { role: 'user', content: [{ type: 'text', text: userText }, pageImagePart(image, config.image_detail)] },
-      ],
-      maxOutputTokens: config.max_completion_tokens,
-      purpose: 'rollout',
+      chat: {
+        system: buildSystemPrompt(skill),
+        user: [{ type: 'text', text: userText }, pageImagePart(image, config.image_detail)],
+        maxOutputTokens: config.max_completion_tokens,
+      },
+      agent: { text: userText, files: [{ path: pageImageName, content: Uint8Array.from(image.bytes) }], notes: buildAgentTaskNotes(pageImageName) },
     },
-    signal,
+    context,
     config.exec_timeout * 1000,
   );
   const durationMs = Date.now() - started;
   const score = scoreDocVqaReply(reply.text, item.references);
   const turns: TrajectoryTurn[] = [
-    { role: 'user', content: `${userText}\n\n${describePageImage(image, config.image_detail)}` },
+    {
+      role: 'user',
+      content: `${userText}\n\n${context.target.kind === 'agent' ? describeWorkspacePageImage(image) : describePageImage(image, config.image_detail)}`,
+    },
     { role: 'assistant', content: reply.text },
     { role: 'environment', content: describeEvaluation(score, item.references) },
   ];
@@ -94,8 +97,7 @@ export async function rolloutDocVqaItem(config: DocVqaConfig, taskItem: TaskItem
     details: {
       anls: score.anls,
       answerSource: score.source,
-      finishReason: reply.finishReason,
-      turns: 1,
+      ...reply.details,
       image: path.basename(image.file),
       ...(item.topic === undefined ? {} : { topic: item.topic }),
     },
@@ -124,8 +126,9 @@ export function createDocVqaEnvironment(input: DocVqaConfigInput | DocVqaConfig 
   return {
     specificationVersion: 'v1',
     id: DOCVQA_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
-    // The page is an image part: a target that says it cannot read images would score nothing.
+    targetKinds: ['chat', 'agent'],
+    // The page is an image (a part of the chat message, a file in the agent's workspace): a target
+    // that says it cannot read images would score nothing, so core refuses it before the run starts.
     requiredCapabilities: ['images'],
     taskTypes: [DOCVQA_TASK_TYPE],
     initialSkill: async () => DOCVQA_INITIAL_SKILL,

@@ -23,6 +23,7 @@ export interface PageImage {
   file: string;
   mediaType: PageImageMediaType;
   byteLength: number;
+  bytes: Uint8Array;
   /** `data:<mediaType>;base64,<bytes>` */
   dataUrl: string;
 }
@@ -48,7 +49,7 @@ export async function readPageImage(file: string, itemId: string, signal?: Abort
       imagePath: file,
     });
   }
-  return { file, mediaType, byteLength: bytes.length, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
+  return { file, mediaType, byteLength: bytes.length, bytes, dataUrl: `data:${mediaType};base64,${bytes.toString('base64')}` };
 }
 
 /** The contract's image part for a page; `detail` is only sent when it is not `auto`. */
@@ -56,8 +57,26 @@ export function pageImagePart(image: PageImage, detail: ImageDetail): ImagePart 
   return { type: 'image', image: image.dataUrl, mediaType: image.mediaType, ...(detail === 'auto' ? {} : { detail }) };
 }
 
+function describeSize(image: PageImage): string {
+  return image.byteLength < 1024 ? `${image.byteLength} B` : `${(image.byteLength / 1024).toFixed(1)} KB`;
+}
+
 /** How a page image appears in the text-only trajectory: its name, format and size, never its bytes. */
 export function describePageImage(image: PageImage, detail: ImageDetail): string {
-  const size = image.byteLength < 1024 ? `${image.byteLength} B` : `${(image.byteLength / 1024).toFixed(1)} KB`;
-  return `[page image shown to the model: ${path.basename(image.file)} (${image.mediaType}, ${size}, detail ${detail})]`;
+  return `[page image shown to the model: ${path.basename(image.file)} (${image.mediaType}, ${describeSize(image)}, detail ${detail})]`;
+}
+
+const FILE_EXTENSIONS: Record<PageImageMediaType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/**
+ * Where an agent finds the page in its workspace: `page.<extension of its real format>`, a name
+ * no item's own file name can clash with and the prompt can state in advance.
+ */
+export function workspacePageImageName(image: PageImage): string {
+  return `page.${FILE_EXTENSIONS[image.mediaType]}`;
+}
+
+/** How the page placed in an agent's workspace appears in the trajectory. */
+export function describeWorkspacePageImage(image: PageImage): string {
+  return `[page image in the agent's workspace: ${workspacePageImageName(image)}, from ${path.basename(image.file)} (${image.mediaType}, ${describeSize(image)})]`;
 }

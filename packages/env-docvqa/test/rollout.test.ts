@@ -19,8 +19,10 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
+  createWorkDirectoryRolloutContextsForTests,
 } from '@skillopt/env-kit/testing';
-import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, sniffImageMediaType, type DocVqaTaskItem } from '../src/index';
+import { AGENT_TASK_FILE } from '@skillopt/env-kit';
+import { ANSWER_FORMAT_INSTRUCTION, buildUserText, createEnvironment, sniffImageMediaType, type DocVqaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR, TINY_JPEG_HEAD, temporaryDirectory, writeImage } from './helpers';
 
 const SKILL = '# My skill\n\nRule Zeta: copy dates exactly as printed.\n';
@@ -229,13 +231,6 @@ describe('rollout', () => {
     stalling.release();
   });
 
-  it('refuses an agent target with a clear error', async () => {
-    const [item] = await environment.loadSplit('train');
-    const runner = createScriptedAgentRunner({ reply: ['<answer>x</answer>'] });
-    await expect(environment.rollout(item!, contextFor({ kind: 'agent', runner }))).rejects.toThrow(/docvqa drives a chat model/);
-    expect(runner.calls).toHaveLength(0);
-  });
-
   it('reads the image fresh for every rollout, so a page deleted mid-run is reported', async () => {
     const { dir, cleanup } = await temporaryDirectory();
     try {
@@ -249,5 +244,63 @@ describe('rollout', () => {
     } finally {
       await cleanup();
     }
+  });
+});
+
+describe('rollout with an agent target', () => {
+  const contexts = createWorkDirectoryRolloutContextsForTests();
+  afterEach(() => contexts.removeAll());
+
+  it("runs the agent once on task.md holding the question and the item's page image beside it, and scores its final text by ANLS as chat does", async () => {
+    const [item] = (await environment.loadSplit('train')) as DocVqaTaskItem[];
+    const reference = item!.references[0]!;
+    const runner = createScriptedAgentRunner({ reply: () => `The page says\n<answer>${reference}</answer>` });
+    const result = scored(await environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id })));
+    expect(runner.calls).toHaveLength(1);
+    const request = runner.calls[0]!;
+    expect(request.files?.map((file) => file.path)).toEqual([AGENT_TASK_FILE, 'page.png']);
+    expect(request.files?.[0]?.content).toBe(buildUserText(item!.question));
+    expect(Buffer.from(request.files?.[1]?.content as Uint8Array).equals(await readFile(item!.image_path))).toBe(true);
+    expect(request).toMatchObject({ skill: SKILL, timeoutMs: 120_000, purpose: 'rollout' });
+    expect(request.prompt).toContain('the image file page.png beside it');
+    expect(result).toMatchObject({ hard: 1, soft: 1, prediction: reference, details: { targetKind: 'agent', answerSource: 'tag' } });
+    expect(result.trajectory?.turns[0]?.content).toContain(
+      `[page image in the agent's workspace: page.png, from ${path.basename(item!.image_path)} (image/png,`,
+    );
+
+    const untagged = `Reading the page.\n${reference}`;
+    const chat = scored(await environment.rollout(item!, contextFor({ kind: 'chat', model: createScriptedChatModel({ reply: () => untagged }) })));
+    const agent = scored(
+      await environment.rollout(
+        item!,
+        contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner: createScriptedAgentRunner({ reply: () => untagged }) }, itemId: item!.id }),
+      ),
+    );
+    expect([agent.hard, agent.soft, agent.prediction]).toEqual([chat.hard, chat.soft, chat.prediction]);
+  });
+
+  it('names a JPEG page page.jpg, by its real format', async () => {
+    const { dir, cleanup } = await temporaryDirectory();
+    try {
+      const file = path.join(dir, 'scan.png');
+      await writeImage(file, TINY_JPEG_HEAD);
+      const item: DocVqaTaskItem = { id: 'jpeg', taskType: 'docvqa', question: 'Q?', references: ['x'], image_path: file };
+      const runner = createScriptedAgentRunner({ reply: () => '<answer>x</answer>' });
+      await environment.rollout(item, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item.id }));
+      expect(runner.calls[0]?.files?.map((entry) => entry.path)).toEqual([AGENT_TASK_FILE, 'page.jpg']);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('passes a crashed harness on as the error it is, never a score', async () => {
+    const [item] = await environment.loadSplit('train');
+    const crash = new ProviderError({ provider: 'test-double', code: ERROR_CODES.processCrashed, message: 'the harness exited with code 1', retryable: true });
+    const runner = createScriptedAgentRunner({
+      reply: () => {
+        throw crash;
+      },
+    });
+    await expect(environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id }))).rejects.toBe(crash);
   });
 });

@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { chatTargetModel, createSplitSource } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource, runAgentTask } from '@skillopt/env-kit';
 import {
   addUsage,
+  type AgentRunner,
   ERROR_CODES,
   SkillOptError,
   type Environment,
@@ -15,12 +16,13 @@ import {
 } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { parseOfficeQaConfig, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
+import { itemDocumentFiles } from './agent-workspace.js';
 import { locateItemDocuments, resolveDocumentRoots } from './corpus.js';
 import { scoreOfficeQaReply, type OfficeQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { generateBefore, startItemDeadline } from './item-deadline.js';
 import { OFFICEQA_TASK_TYPES, officeQaItemMapper, type OfficeQaTaskItem } from './items.js';
-import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
 import { OFFICEQA_TOOLS, runOfficeQaTool } from './tools.js';
 
 /** The env's id: what `env.name` says in a config. */
@@ -87,7 +89,49 @@ function asOfficeQaItem(item: TaskItem): OfficeQaTaskItem {
 const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
 /**
- * Rolls one item out: a tool loop of at most `max_tool_turns` target calls (`purpose: 'rollout'`).
+ * Rolls one item out on an agent: one run whose workspace holds the user prompt as `task.md` and
+ * copies of the item's own documents under `documents/`, within the item's `exec_timeout`; the
+ * final text is scored as the chat loop's last reply is. The agent's harness brings its own tools.
+ */
+async function rolloutOfficeQaItemOnAgent(
+  config: OfficeQaConfig,
+  item: OfficeQaTaskItem,
+  runner: AgentRunner,
+  context: RolloutContext,
+): Promise<RolloutResult> {
+  const { signal } = context;
+  const reference = item.references[0] as string;
+  const roots = await abortable(resolveDocumentRoots(documentFolders(config)), signal);
+  const documents = await abortable(locateItemDocuments(item.id, item.files, roots), signal);
+  const files = await abortable(itemDocumentFiles(item.id, documents), signal);
+  const userPrompt = buildUserPrompt(item.question, item.files, item.sourceDocs);
+  const started = Date.now();
+  const run = await runAgentTask(runner, { text: userPrompt, files, notes: AGENT_TASK_NOTES }, context, config.exec_timeout * 1000);
+  const durationMs = Date.now() - started;
+  const score = scoreOfficeQaReply(run.finalText, reference);
+  const turns: TrajectoryTurn[] = [
+    { role: 'user', content: userPrompt },
+    { role: 'assistant', content: run.finalText },
+    { role: 'environment', content: describeEvaluation(score, reference) },
+  ];
+  return {
+    status: 'scored',
+    id: item.id,
+    taskType: item.taskType,
+    reference,
+    usage: run.usage,
+    durationMs,
+    hard: score.hard,
+    soft: score.soft,
+    prediction: score.prediction,
+    trajectory: score.failureReason === undefined ? { turns } : { turns, failureReason: score.failureReason },
+    details: { ...run.details, files: item.files, em: score.em, f1: score.f1, answerSource: score.source },
+  };
+}
+
+/**
+ * Rolls one item out: on an agent, one run (see `rolloutOfficeQaItemOnAgent`); on a chat model, a
+ * tool loop of at most `max_tool_turns` target calls (`purpose: 'rollout'`).
  * A reply with tool calls gets them run against the item's own documents and answered in a tool
  * message; the first reply without tool calls is the answer, scored by exact match (hard) and
  * token F1 (soft). A model still calling tools on its last allowed call fails the item ("turn limit
@@ -97,6 +141,7 @@ const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
+  if (target.kind === 'agent') return rolloutOfficeQaItemOnAgent(config, asOfficeQaItem(taskItem), target.runner, context);
   const model = chatTargetModel(target, 'officeqa', 'a chat model with tools');
   const item = asOfficeQaItem(taskItem);
   const reference = item.references[0] as string;
@@ -223,7 +268,7 @@ export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaC
   return {
     specificationVersion: 'v1',
     id: OFFICEQA_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: OFFICEQA_TASK_TYPES,
     initialSkill: async () => OFFICEQA_INITIAL_SKILL,
     loadSplit: (split) => splits.load(split),

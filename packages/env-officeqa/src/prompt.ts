@@ -1,8 +1,8 @@
 /**
  * What the target reads: the skill as its system prompt under `# Skill`, then the fixed task
  * instructions under `# Task` (the tools and the answer format); a user message with the question,
- * the item's documents and, when the item has them, its source-page hints. The gold answer never
- * appears in either.
+ * the item's documents and, when the item has them, its source-page hints. An agent gets that user
+ * message as its `task.md` and copies of the documents beside it. The gold answer never appears in any.
  */
 
 /** The fixed part of the system prompt. */
@@ -12,6 +12,13 @@ export const TASK_INSTRUCTIONS = [
   'Look figures up in the documents rather than relying on memory.',
   'When you are done, reply without calling a tool and put your final answer inside <answer></answer>.',
 ].join(' ');
+
+/**
+ * What an agent's prompt adds about the task (its `task.md` is the user message below): where the
+ * documents are and that figures come from them.
+ */
+export const AGENT_TASK_NOTES =
+  'The documents it lists are in the documents folder beside it, under the same names; look figures up in them rather than relying on memory.';
 
 /** The system prompt: the skill (when there is one) under a heading, then the task instructions. */
 export function buildSystemPrompt(skill: string): string {

@@ -11,7 +11,7 @@ describe('the package entry', () => {
   it('creates an environment with the OfficeQA shape, three tools and our initial skill', async () => {
     const environment = entry.createEnvironment(FIXTURE_CONFIG);
     expect(isEnvironment(environment)).toBe(true);
-    expect(environment.targetKinds).toEqual(['chat']);
+    expect(environment.targetKinds).toEqual(['chat', 'agent']);
     expect(environment.taskTypes).toEqual(['easy', 'hard', 'officeqa']);
     expect(entry.OFFICEQA_TOOLS.map((tool) => tool.name)).toEqual(['glob', 'read', 'grep']);
     // The simulated target calls the first tool with its required string arguments: glob's only one is the pattern.

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ERROR_CODES, messageText, ProviderError, rolloutResultSchema, type GenerateRequest, type RolloutResult, type ScoredRollout } from '@skillopt/contract';
-import { createRetryableProviderErrorForTests, createScriptedAgentRunner, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit/testing';
+import { createRetryableProviderErrorForTests, createScriptedChatModel, createStallingTarget } from '@skillopt/env-kit/testing';
 import { createEnvironment, OFFICEQA_TOOL_NAMES, TASK_INSTRUCTIONS, type OfficeQaTaskItem } from '../src/index';
 import { contextFor, FIXTURE_CONFIG, lastToolResults, temporaryDirectory, toolReply, writeText } from './helpers';
 
@@ -247,11 +247,6 @@ describe('failures that are not scores', () => {
     expect(looped).toMatchObject({ code: ERROR_CODES.providerTimeout, retryable: true });
     expect(busy.calls.length).toBeGreaterThan(1);
     expect(busy.calls.length).toBeLessThan(24);
-  });
-
-  it('refuses an agent target with a clear error', async () => {
-    const runner = createScriptedAgentRunner({ reply: ['<answer>x</answer>'] });
-    await expect(environment.rollout(await item('fixture-train-01'), contextFor({ kind: 'agent', runner }))).rejects.toThrow(/officeqa drives a chat model/);
   });
 
   it('reports a document missing from the corpus as a data error before calling the model', async () => {
