@@ -53,3 +53,24 @@ export function answerTextOf(exchange: ModelExchange): string {
 export function answerTagOf(text: string): string | undefined {
   return /<answer>[\s\S]*?<\/answer>/.exec(text)?.[0];
 }
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as Json[]).map((part) => (typeof part.text === 'string' ? part.text : contentText(part.content))).join('\n');
+}
+
+/**
+ * The tool results the CLI sent back to the model, on any of the three wires: Anthropic
+ * `tool_result` blocks, Responses `function_call_output` items, Chat `role: "tool"` messages.
+ */
+export function toolResultsOf(exchange: ModelExchange): string[] {
+  const body = (exchange.body ?? {}) as Json;
+  const results: string[] = [];
+  for (const entry of [...(Array.isArray(body.messages) ? body.messages : []), ...(Array.isArray(body.input) ? body.input : [])] as Json[]) {
+    if (entry.role === 'tool') results.push(contentText(entry.content));
+    if (entry.type === 'function_call_output') results.push(typeof entry.output === 'string' ? entry.output : contentText(entry.output));
+    if (Array.isArray(entry.content)) for (const block of entry.content as Json[]) if (block.type === 'tool_result') results.push(contentText(block.content));
+  }
+  return results;
+}

@@ -6,10 +6,12 @@ import { runProcess, type ProcessResult } from '@skillopt/runtime-kit';
 import type { LocatedAgentCli } from './agent-cli-cache';
 import { startDenyProxy, type DenyProxy } from './deny-proxy';
 import { startLoopbackModel, type LoopbackModel, type ModelExchange } from './loopback-model';
+import { answerTagOf, answerTextOf, toolResultsOf } from './model-answer';
 
 /** The trivial task every smoke test asks: one item of the demo's kind, known to the simulator. */
 export const SMOKE_ITEM: TaskItem = { id: 'smoke-spider', taskType: 'number', question: 'How many legs does a spider have?', references: ['8'] };
-export const SMOKE_PROMPT = `${SMOKE_ITEM.question}\n\nGive your final answer inside <answer></answer> tags.`;
+/** The task is in the workspace's `task.md`, as an env's agent rollout writes it: the simulator reads it with the CLI's own tool. */
+export const SMOKE_PROMPT = 'Read `task.md` in your working directory and answer the question in it. Give your final answer inside <answer></answer> tags.';
 /** The simulator's target model id. */
 export const TARGET_MODEL = 'sim-target';
 /**
@@ -83,12 +85,28 @@ export function expectCleanExit(result: ProcessResult): void {
   expect(outcome).toEqual({ exitCode: 0, timedOut: false });
 }
 
-/** The answered requests (200) to a model route whose body holds the smoke question. */
+/** The answered requests (200) to a model route that carry the smoke prompt. */
 export function answeredTaskRequests(model: LoopbackModel, route: string): ModelExchange[] {
   return model.exchanges.filter(
     (exchange) =>
-      exchange.method === 'POST' && exchange.path.endsWith(route) && exchange.status === 200 && JSON.stringify(exchange.body).includes(SMOKE_ITEM.question!),
+      exchange.method === 'POST' && exchange.path.endsWith(route) && exchange.status === 200 && JSON.stringify(exchange.body).includes('Read `task.md`'),
   );
+}
+
+/**
+ * The CLI answered from the simulator after one tool round trip at least: a request of its run
+ * brought back a tool result holding the question of task.md, every request asked for the
+ * simulator's target model, and the last one's `<answer>` is the one the CLI printed
+ * (`printedAnswer`: its final text as its machine-readable output gives it).
+ */
+export function expectAnsweredThroughTools(model: LoopbackModel, route: string, printedAnswer: string | undefined): void {
+  const requests = answeredTaskRequests(model, route);
+  expect(requests.length).toBeGreaterThanOrEqual(2);
+  expect(requests.map((request) => (request.body as { model?: unknown }).model)).toEqual(requests.map(() => TARGET_MODEL));
+  expect(requests.flatMap(toolResultsOf).some((result) => result.includes(SMOKE_ITEM.question!))).toBe(true);
+  const answer = answerTagOf(answerTextOf(requests[requests.length - 1]!));
+  expect(answer).toMatch(/^<answer>.+<\/answer>$/);
+  expect(answerTagOf(printedAnswer ?? '')).toBe(answer);
 }
 
 /** Each line of a JSON-lines output, parsed; lines that are not JSON are left out. */

@@ -1,10 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { testWithAgentCli } from '../helpers/agent-cli-cache';
-import { answerTagOf, answerTextOf } from '../helpers/model-answer';
-import { answeredTaskRequests, expectCleanExit, jsonLines, LOOPBACK_API_KEY, SMOKE_PROMPT, TARGET_MODEL, withSmokeSession } from '../helpers/smoke-session';
+import {
+  expectAnsweredThroughTools,
+  expectCleanExit,
+  jsonLines,
+  LOOPBACK_API_KEY,
+  SMOKE_PROMPT,
+  TARGET_MODEL,
+  withSmokeSession,
+} from '../helpers/smoke-session';
 
-testWithAgentCli('pi', 'Pi answers a task from sim serve over Chat Completions, reaching no other host', async (cli) => {
+testWithAgentCli('pi', 'Pi reads task.md with its own tool and answers from sim serve over Chat Completions, reaching no other host', async (cli) => {
   await withSmokeSession(cli, async (session) => {
     const agentDirectory = path.join(session.home, '.pi', 'agent');
     mkdirSync(agentDirectory, { recursive: true });
@@ -22,7 +29,7 @@ testWithAgentCli('pi', 'Pi answers a task from sim serve over Chat Completions, 
     };
     writeFileSync(path.join(agentDirectory, 'models.json'), JSON.stringify(models));
     const result = await session.run(
-      ['-p', '--mode', 'json', '--model', `sim/${TARGET_MODEL}`, '--no-tools', '--no-session'],
+      ['-p', '--mode', 'json', '--model', `sim/${TARGET_MODEL}`, '--tools', 'read,bash', '--no-session'],
       { PI_CODING_AGENT_DIR: agentDirectory, SIM_API_KEY: LOOPBACK_API_KEY },
       SMOKE_PROMPT,
     );
@@ -35,11 +42,7 @@ testWithAgentCli('pi', 'Pi answers a task from sim serve over Chat Completions, 
           .join(''),
       );
 
-    const requests = answeredTaskRequests(session.model, '/v1/chat/completions');
-    expect(requests.length).toBeGreaterThanOrEqual(1);
-    const answer = answerTagOf(answerTextOf(requests[requests.length - 1]!));
-    expect(answer).toMatch(/^<answer>.+<\/answer>$/);
-    expect(answerTagOf(replies[replies.length - 1] ?? '')).toBe(answer);
+    expectAnsweredThroughTools(session.model, '/v1/chat/completions', replies[replies.length - 1]);
     expect(session.proxy.attempts).toEqual([]);
   });
 });
