@@ -26,7 +26,7 @@ export function sendProblem(response: ServerResponse, problem: HttpProblem): voi
   sendJson(response, problem.status, { error: { message: problem.message, type: problem.type, param: problem.param, code: problem.code } });
 }
 
-export async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {

@@ -3,7 +3,7 @@ import type { ToolDefinition } from '@skillopt/contract';
 type Schema = Record<string, unknown>;
 
 /** The tools an agent's model uses to read a file, found by their JSON schemas (never by their names). */
-export interface AgentTools {
+interface AgentTools {
   /** A tool that takes a command string (or argv array): a shell. */
   shell?: ShellTool;
   /** A tool whose only required input is a file path: a file reader. */
@@ -36,7 +36,7 @@ function propertiesOf(tool: ToolDefinition): Record<string, Schema> {
   return typeof properties === 'object' && properties !== null ? (properties as Record<string, Schema>) : {};
 }
 
-export function requiredOf(tool: ToolDefinition): string[] {
+function requiredOf(tool: ToolDefinition): string[] {
   const required = tool.inputSchema.required;
   return Array.isArray(required) ? required.filter((name): name is string => typeof name === 'string') : [];
 }
