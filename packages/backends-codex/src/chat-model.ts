@@ -39,7 +39,7 @@ export interface CodexChatModelOptions {
 /**
  * Codex as a chat model, for the optimizer and the judge: each call is one `codex exec` in an empty
  * read-only folder with its shell, sub agents, goals, image generation and web search off, the
- * conversation as one prompt, and a JSON reply held to the request's schema by `--output-schema`.
+ * system text as Codex's developer instructions, the rest of the conversation as the prompt, and a JSON reply held to the request's schema by `--output-schema`.
  * A transient failure (a crash, a time-out, a 5xx or 429 the CLI reported) is tried again up to
  * `max_retries` more times; the error that outlives them is marked with the attempts made.
  */
@@ -64,7 +64,8 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
       const warnings: CallWarning[] = [...reading.warnings, ...unhonouredSettings(request)];
       const format = request.responseFormat;
       const schema = format?.type === 'json' ? format.schema : undefined;
-      const prompt = [renderChatPrompt(request.messages), ...(format?.type === 'json' && schema === undefined ? [JSON_ONLY_INSTRUCTION] : [])].join('\n\n');
+      const { developerInstructions, prompt: conversation } = renderChatPrompt(request.messages);
+      const prompt = [conversation, ...(format?.type === 'json' && schema === undefined ? [JSON_ONLY_INSTRUCTION] : [])].join('\n\n');
 
       const attempt = () =>
         withTemporaryWorkspace('skillopt-codex-chat', async (directory) => {
@@ -86,6 +87,7 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
                 sandbox: 'read-only',
                 reasoningEffort: effortOf(request.reasoningEffort),
                 chat: true,
+                developerInstructions,
                 outputSchemaFile,
               }),
               allowedEnvironmentVariables: CODEX_INHERITED_VARIABLES,

@@ -2,23 +2,34 @@ import { messageText, type Message } from '@skillopt/contract';
 
 const ROLE_LABELS: Readonly<Record<Message['role'], string>> = { system: 'System', user: 'User', assistant: 'Assistant', tool: 'Tool' };
 
+/** A chat call as Codex takes it: the caller's system text as Codex's developer instructions, the rest as the prompt. */
+export interface CodexChatPrompt {
+  /** The system messages, joined; passed as `-c developer_instructions=…`, which Codex sends as a developer message. */
+  developerInstructions: string | undefined;
+  /** What goes to stdin: a lone user message as it is, or a longer conversation as a labelled transcript. */
+  prompt: string;
+}
+
 /**
- * A conversation as the one prompt `codex exec` reads on stdin: Codex has no system prompt of the
- * caller's, so the system messages come first, as they are; then a lone user message as it is, or
- * a longer conversation as a labelled transcript that ends by asking for the next reply. Image
+ * A conversation as one `codex exec`: the system messages become Codex's developer instructions
+ * (beside its own), so the user's text reaches the model as the user's, unchanged; a longer
+ * conversation is written as a labelled transcript that ends by asking for the next reply. Image
  * parts are left out (a chat call attaches no files); tool calls and results are written as text.
  */
-export function renderChatPrompt(messages: readonly Message[]): string {
-  const system = messages.filter((message) => message.role === 'system').map(messageText);
+export function renderChatPrompt(messages: readonly Message[]): CodexChatPrompt {
+  const system = messages
+    .filter((message) => message.role === 'system')
+    .map(messageText)
+    .filter((text) => text.trim() !== '');
   const rest = messages.filter((message) => message.role !== 'system');
-  const sections = system.filter((text) => text.trim() !== '');
   const only = rest[0];
-  if (rest.length === 1 && only?.role === 'user') sections.push(messageText(only));
-  else {
-    sections.push(['The conversation so far:', ...rest.map(renderTurn)].join('\n\n'));
-    sections.push('Reply to the last message as the assistant.');
-  }
-  return sections.join('\n\n');
+  const prompt =
+    rest.length === 1 && only?.role === 'user'
+      ? messageText(only)
+      : rest.length === 0
+        ? 'Reply as the assistant.'
+        : ['The conversation so far:', ...rest.map(renderTurn), 'Reply to the last message as the assistant.'].join('\n\n');
+  return { developerInstructions: system.length === 0 ? undefined : system.join('\n\n'), prompt };
 }
 
 function renderTurn(message: Message): string {

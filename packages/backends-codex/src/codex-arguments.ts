@@ -13,6 +13,8 @@ export interface CodexExecution {
   reasoningEffort?: CodexReasoningEffort | undefined;
   /** A chat call: Codex's tools off, its skill listing out of the context. */
   chat?: boolean;
+  /** A chat call's system text, sent as Codex's developer instructions. */
+  developerInstructions?: string | undefined;
   /** A JSON Schema file the final message must match (`--output-schema`). */
   outputSchemaFile?: string | undefined;
 }
@@ -54,6 +56,7 @@ export function codexExecArguments(execution: CodexExecution): string[] {
     `web_search=${tomlString(settings.webSearch ? 'live' : 'disabled')}`,
     ...QUIET_SETTINGS,
     ...(effort === undefined ? [] : [`model_reasoning_effort=${tomlString(effort)}`]),
+    ...(execution.developerInstructions === undefined ? [] : [`developer_instructions=${tomlString(execution.developerInstructions)}`]),
     ...(execution.chat ? [...CHAT_DISABLED_FEATURES.map((feature) => `features.${feature}=false`), 'skills.include_instructions=false'] : []),
     ...Object.entries(settings.configOverrides).map(([key, value]) => `${key}=${value}`),
   ];

@@ -35,7 +35,7 @@ export { AGENTS_FILE, codexSkillInstallation, renderSkillFile, skillsFolderPath 
 export { readCodexTranscript } from './codex-transcript.js';
 export { classifyCodexFailure } from './codex-failure.js';
 export { usageFromCodex, type CodexUsageFields } from './usage-mapping.js';
-export { renderChatPrompt } from './chat-prompt.js';
+export { renderChatPrompt, type CodexChatPrompt } from './chat-prompt.js';
 export { CODEX_AGENT_CAPABILITIES, createCodexAgentRunner, type CodexAgentRunnerOptions } from './agent-runner.js';
 export { CODEX_CHAT_CAPABILITIES, createCodexChatModel, type CodexChatModelOptions } from './chat-model.js';
 /** Where API keys are read from: the process environment or a stand-in (backends-kit's `EnvironmentSource`). */

@@ -41,7 +41,8 @@ describe('codex as a chat model', () => {
       finishReason: 'stop',
     });
     const invocation = await fake.invocation();
-    expect(invocation.stdin).toBe('You are the optimizer.\n\nPropose an edit as JSON.');
+    expect(invocation.stdin).toBe('Propose an edit as JSON.');
+    expect(invocation.argv).toContain('developer_instructions="You are the optimizer."');
     expect(invocation.files).toEqual([]);
     expect(invocation.argv[invocation.argv.indexOf('--sandbox') + 1]).toBe('read-only');
     expect(invocation.argv).toEqual(expect.arrayContaining(['features.shell_tool=false', 'skills.include_instructions=false']));

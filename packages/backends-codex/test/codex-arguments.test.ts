@@ -48,11 +48,13 @@ describe('the argument vector of codex exec', () => {
       sandbox: 'read-only',
       chat: true,
       reasoningEffort: 'low',
+      developerInstructions: 'Be "brief".\nReally.',
       outputSchemaFile: '/t/schema.json',
     });
     expect(overridesOf(chatArgv)).toEqual(
       expect.arrayContaining([
         'model_reasoning_effort="low"',
+        'developer_instructions="Be \\"brief\\".\\nReally."',
         'features.shell_tool=false',
         'features.multi_agent=false',
         'features.goals=false',
@@ -90,13 +92,13 @@ describe('codexEnvironment', () => {
 });
 
 describe('renderChatPrompt', () => {
-  it('puts the system text first and a lone user message after it, as they are', () => {
+  it('makes the system text the developer instructions and a lone user message the prompt, as they are', () => {
     expect(
       renderChatPrompt([
         { role: 'system', content: 'You improve skills.' },
         { role: 'user', content: 'Propose one edit.' },
       ]),
-    ).toBe('You improve skills.\n\nPropose one edit.');
+    ).toEqual({ developerInstructions: 'You improve skills.', prompt: 'Propose one edit.' });
   });
 
   it('writes a longer conversation as a labelled transcript that asks for the next reply', () => {
@@ -105,7 +107,8 @@ describe('renderChatPrompt', () => {
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'weather', input: { city: 'Paris' } }] },
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c1', toolName: 'weather', output: 'sunny' }] },
     ]);
-    expect(prompt).toBe(
+    expect(prompt.developerInstructions).toBeUndefined();
+    expect(prompt.prompt).toBe(
       [
         'The conversation so far:',
         'User:\nLook up the weather.',
