@@ -41,7 +41,12 @@ export function createCodexAgentRunner(options: CodexAgentRunnerOptions): AgentR
     skillInstallation: codexSkillInstallation(settings.skillPlacement, settings.skillName),
     commandLine: ({ request, workspace }) => ({
       command: settings.command,
-      args: codexExecArguments({ settings, workingDirectory: workspace, sandbox: sandboxFor(settings.sandbox, request.workspaceAccess) }),
+      args: codexExecArguments({
+        settings,
+        workingDirectory: workspace,
+        sandbox: sandboxFor(settings.sandbox, request.workspaceAccess),
+        skillListing: settings.skillPlacement === 'skills-folder',
+      }),
       allowedEnvironmentVariables: CODEX_INHERITED_VARIABLES,
       environment: codexEnvironment(home, options.apiKey),
       secrets: [options.apiKey],

@@ -13,6 +13,12 @@ export interface CodexExecution {
   reasoningEffort?: CodexReasoningEffort | undefined;
   /** A chat call: Codex's tools off, its skill listing out of the context. */
   chat?: boolean;
+  /**
+   * Whether Codex lists its skills for the model. Only a skill in the skills folder needs the
+   * listing; otherwise it names nothing but Codex's own bundled skills, and the paths of this
+   * run's temporary CODEX_HOME, which would make the same task read differently on every run.
+   */
+  skillListing?: boolean;
   /** A chat call's system text, sent as Codex's developer instructions. */
   developerInstructions?: string | undefined;
   /** A JSON Schema file the final message must match (`--output-schema`). */
@@ -57,7 +63,8 @@ export function codexExecArguments(execution: CodexExecution): string[] {
     ...QUIET_SETTINGS,
     ...(effort === undefined ? [] : [`model_reasoning_effort=${tomlString(effort)}`]),
     ...(execution.developerInstructions === undefined ? [] : [`developer_instructions=${tomlString(execution.developerInstructions)}`]),
-    ...(execution.chat ? [...CHAT_DISABLED_FEATURES.map((feature) => `features.${feature}=false`), 'skills.include_instructions=false'] : []),
+    ...(execution.chat ? CHAT_DISABLED_FEATURES.map((feature) => `features.${feature}=false`) : []),
+    ...(execution.chat || execution.skillListing !== true ? ['skills.include_instructions=false'] : []),
     ...Object.entries(settings.configOverrides).map(([key, value]) => `${key}=${value}`),
   ];
   return [

@@ -64,13 +64,17 @@ describe('codex as an agent target', () => {
     expect(invocation.cwd).toBe(run.workspace);
     expect(valueAfter(invocation.argv, '--cd')).toBe(run.workspace);
     expect(await readFile(path.join(run.workspace, 'AGENTS.md'), 'utf8')).toBe(run.skill);
+    expect(invocation.argv).toContain('skills.include_instructions=false');
   });
 
   it('installs the skill as a project skill with front matter when skill_placement is skills-folder', async () => {
     const { fake, runner } = await runnerFor({ transcript: codexTranscript('ok') }, { skill_placement: 'skills-folder', skill_name: 'demo-skill' });
     const run = await request();
     await runner.run(run);
-    expect((await fake.invocation()).files).toEqual(['.agents/skills/demo-skill/SKILL.md', 'task.md']);
+    const invocation = await fake.invocation();
+    expect(invocation.files).toEqual(['.agents/skills/demo-skill/SKILL.md', 'task.md']);
+    // The listing is how Codex tells the model about a project skill, so it stays on.
+    expect(invocation.argv).not.toContain('skills.include_instructions=false');
     const text = await readFile(path.join(run.workspace, '.agents/skills/demo-skill/SKILL.md'), 'utf8');
     expect(text.startsWith('---\nname: demo-skill\ndescription: ')).toBe(true);
     expect(text.endsWith(`---\n\n${run.skill}`)).toBe(true);

@@ -30,8 +30,11 @@ describe('the argument vector of codex exec', () => {
       'analytics.enabled=false',
       'features.plugins=false',
       'features.apps=false',
+      'skills.include_instructions=false',
     ]);
     expect(argv.at(-1)).toBe('-');
+    const withListing = codexExecArguments({ settings: settingsOf(), workingDirectory: '/w', sandbox: 'read-only', skillListing: true });
+    expect(overridesOf(withListing)).not.toContain('skills.include_instructions=false');
     expect(argv).not.toContain('--dangerously-bypass-approvals-and-sandbox');
   });
 
