@@ -28,7 +28,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'openai', published: true },
     { id: 'anthropic', published: true },
     { id: 'claude-code', published: false },
-    { id: 'codex', published: false },
+    { id: 'codex', published: true },
     { id: 'copilot', published: false },
     { id: 'opencode', published: false },
     { id: 'pi', published: false },

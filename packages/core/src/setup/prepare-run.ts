@@ -99,10 +99,12 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
 
   const targetBackend = backends.get(config.model.target_backend) as Backend;
   let target: Target;
-  if (environment.targetKinds.includes('chat') && targetBackend.createChatModel)
-    target = { kind: 'chat', model: modelFor(targetBackend, config.model.target_backend, 'target', config.model.target) };
-  else if (environment.targetKinds.includes('agent') && targetBackend.createAgentRunner)
+  // A harness backend (one with agent runners) drives an env that takes agents as an agent, even
+  // when it also offers chat models: those are for its optimizer and judge calls.
+  if (environment.targetKinds.includes('agent') && targetBackend.createAgentRunner)
     target = { kind: 'agent', runner: targetBackend.createAgentRunner({ role: 'target', ...(config.model.target ? { modelId: config.model.target } : {}) }) };
+  else if (environment.targetKinds.includes('chat') && targetBackend.createChatModel)
+    target = { kind: 'chat', model: modelFor(targetBackend, config.model.target_backend, 'target', config.model.target) };
   else
     throw new SkillOptError({
       code: ERROR_CODES.configInvalid,
