@@ -30,6 +30,7 @@ export const agentRunRequestSchema = z.strictObject({
   workspaceAccess: z.enum(['read', 'write']).optional(),
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
   onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
+  workspaceAccess: z.enum(['read', 'write']).optional(),
 });
 
 export interface AgentRunRequest {
@@ -51,6 +52,11 @@ export interface AgentRunRequest {
   signal?: AbortSignal | undefined;
   /** Awaited before the harness starts, by a runner that declares `capabilities.announcesDispatch` (see `DispatchAnnouncement`). */
   onDispatch?: DispatchAnnouncement | undefined;
+  /**
+   * What the agent may do to its workspace: `read` (the default) or `write`, for tasks whose answer
+   * is a file the agent edits. The runner lets its harness edit the workspace only for `write`.
+   */
+  workspaceAccess?: 'read' | 'write' | undefined;
 }
 
 /** One event of the harness's own transcript, as it printed it (usually a parsed JSONL line). */
