@@ -27,7 +27,6 @@ export const agentRunRequestSchema = z.strictObject({
   files: z.array(workspaceFileSchema).optional(),
   timeoutMs: z.number().positive(),
   purpose: z.string().min(1),
-  workspaceAccess: z.enum(['read', 'write']).optional(),
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
   onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
   workspaceAccess: z.enum(['read', 'write']).optional(),
@@ -43,12 +42,6 @@ export interface AgentRunRequest {
   timeoutMs: number;
   /** Why the run is made (`rollout`, `replay`, `judge`, `mine`, `optimize`, …), as for chat calls. */
   purpose: CallPurpose;
-  /**
-   * What the agent may do to the workspace: `read` (the default) lets it read files and run
-   * read-only commands, `write` also lets it edit files there. The env (or the agent optimizer)
-   * sets what its task needs; the backend maps it onto its harness's permissions.
-   */
-  workspaceAccess?: 'read' | 'write' | undefined;
   signal?: AbortSignal | undefined;
   /** Awaited before the harness starts, by a runner that declares `capabilities.announcesDispatch` (see `DispatchAnnouncement`). */
   onDispatch?: DispatchAnnouncement | undefined;
