@@ -1,18 +1,32 @@
 #!/usr/bin/env node
 // The README's test command (`pnpm check`): lint with the layering check, build, every Jest
-// project, then the pack-and-install check and the example runner; it ends with one line
-// `N passed, N failed`.
+// project, then the serialised target of the tests that start real agent CLIs, the pack-and-install
+// check and the example runner; it prints the time of each phase (with .ci/run's own phases, which
+// it passes in SKILLOPT_CI_PHASE_TIMES) and ends with one line `N passed, N failed`.
 // Jest results come from each project's test-results/jest.json, written by tools/jest's reporter
 // (Nx restores them on a cache hit);
 // a lint or build task that fails, or a test project that never ran, counts as one failure each.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 
 const workspaceRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const failures = [];
 let passed = 0;
+const checkStarted = performance.now();
+const phaseTimes = [];
+
+/** Runs one phase of the check and keeps its wall time for the closing table. */
+async function timed(phase, work) {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    phaseTimes.push([phase, (performance.now() - started) / 1000]);
+  }
+}
 
 function workspaceProjects() {
   const directories = [path.join(workspaceRoot, 'tools')];
@@ -53,40 +67,60 @@ function failedNxTasks(output) {
 
 // The code checks that look at the whole tree at once: lint and format (Biome), unused files,
 // exports and dependencies (knip), workspace package.json hygiene (sherif). Each counts once.
-for (const [name, command] of [
-  ['biome check (lint and format)', ['exec', 'biome', 'check', '.']],
-  ['knip (unused files, exports and dependencies)', ['exec', 'knip', '--no-progress', '--no-config-hints']],
-  ['sherif (workspace package.json hygiene)', ['exec', 'sherif']],
-]) {
-  const result = await run('pnpm', command);
-  if (result.code === 0) passed += 1;
-  else failures.push(`${name} reported problems (above)`);
-}
+await timed('biome, knip, sherif', async () => {
+  for (const [name, command] of [
+    ['biome check (lint and format)', ['exec', 'biome', 'check', '.']],
+    ['knip (unused files, exports and dependencies)', ['exec', 'knip', '--no-progress', '--no-config-hints']],
+    ['sherif (workspace package.json hygiene)', ['exec', 'sherif']],
+  ]) {
+    const result = await run('pnpm', command);
+    if (result.code === 0) passed += 1;
+    else failures.push(`${name} reported problems (above)`);
+  }
+});
 
 const projects = workspaceProjects();
 for (const { directory } of projects) rmSync(path.join(directory, 'test-results'), { recursive: true, force: true });
 
-const nx = await run('pnpm', ['exec', 'nx', 'run-many', '-t', 'lint', 'build', 'test', '--outputStyle=static'], {
-  env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
-});
+const nx = await timed('nx lint, build, test', () =>
+  run('pnpm', ['exec', 'nx', 'run-many', '-t', 'lint', 'build', 'test', '--outputStyle=static'], {
+    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false' },
+  }),
+);
 const failedTasks = failedNxTasks(nx.stdout);
 // A failed test task is counted by its failed tests below; other failed tasks count once each.
 for (const task of failedTasks) if (!task.endsWith(':test')) failures.push(`nx task ${task} failed`);
 if (nx.code !== 0 && failedTasks.length === 0) failures.push(`nx exited with ${nx.code} without naming a failed task`);
 
-for (const { directory, manifest } of projects) {
-  if (!manifest.scripts?.test) continue;
+/** Adds a Jest project's results file to the counts; returns them, or undefined when the project did not run. */
+function countJestResults(name, directory) {
   const resultsPath = path.join(directory, 'test-results', 'jest.json');
   if (!existsSync(resultsPath)) {
-    failures.push(`${manifest.name}: tests did not run (no ${path.relative(workspaceRoot, resultsPath)})`);
-    continue;
+    failures.push(`${name}: tests did not run (no ${path.relative(workspaceRoot, resultsPath)})`);
+    return undefined;
   }
   const results = JSON.parse(readFileSync(resultsPath, 'utf8'));
   passed += results.numPassedTests;
-  for (const test of results.failedTests) failures.push(`${manifest.name}: ${test}`);
+  for (const test of results.failedTests) failures.push(`${name}: ${test}`);
   // A test file that fails to load runs no test: count it so it cannot pass unseen.
-  for (const suite of results.suitesThatDidNotLoad) failures.push(`${manifest.name}: did not load ${suite}`);
+  for (const suite of results.suitesThatDidNotLoad) failures.push(`${name}: did not load ${suite}`);
+  return results;
 }
+
+for (const { directory, manifest } of projects) if (manifest.scripts?.test) countJestResults(manifest.name, directory);
+
+// The serialised target (tools/agent-clis): every test that starts a real agent CLI, one file at a
+// time and after the Nx tests, so no two CLIs and no other project's tests share the two cores.
+// Its tests find the CLIs in the installer's cache and never install; outside CI a missing CLI's
+// test is skipped (under CI it fails), and this says how to install them.
+const agentCliProject = path.join(workspaceRoot, 'tools', 'agent-clis');
+rmSync(path.join(agentCliProject, 'test-results'), { recursive: true, force: true });
+await timed('agent CLI tests (serialised)', () => run('pnpm', ['--dir', agentCliProject, 'run', 'test-serialised']));
+const agentCliResults = countJestResults('agent CLI tests', agentCliProject);
+if (agentCliResults?.numPendingTests > 0)
+  console.log(
+    `\nagent CLI tests: ${agentCliResults.numPendingTests} skipped, their CLI not installed; install the pinned CLIs with \`node tools/agent-clis/install.mjs\` (CI does, and fails a missing one)`,
+  );
 
 const sharedLayerCheck = path.join(workspaceRoot, '..', 'shared', 'tools', 'check-layers.mjs');
 if (existsSync(sharedLayerCheck)) {
@@ -97,7 +131,7 @@ if (existsSync(sharedLayerCheck)) {
 
 const packCheckResults = path.join(workspaceRoot, 'tools', 'pack-and-install', 'test-results', 'pack-and-install.json');
 rmSync(packCheckResults, { force: true });
-const packCheck = await run('node', [path.join(workspaceRoot, 'tools', 'pack-and-install', 'pack-and-install.mjs')]);
+const packCheck = await timed('pack-and-install', () => run('node', [path.join(workspaceRoot, 'tools', 'pack-and-install', 'pack-and-install.mjs')]));
 if (existsSync(packCheckResults)) {
   const results = JSON.parse(readFileSync(packCheckResults, 'utf8'));
   passed += results.passed.length;
@@ -110,7 +144,7 @@ if (existsSync(packCheckResults)) {
 // example is one check, as each pack-and-install check is.
 const exampleResults = path.join(workspaceRoot, 'tools', 'examples', 'test-results', 'examples.json');
 rmSync(exampleResults, { force: true });
-const examples = await run('node', [path.join(workspaceRoot, 'tools', 'examples', 'run-examples.mjs')]);
+const examples = await timed('examples', () => run('node', [path.join(workspaceRoot, 'tools', 'examples', 'run-examples.mjs')]));
 if (existsSync(exampleResults)) {
   const results = JSON.parse(readFileSync(exampleResults, 'utf8'));
   passed += results.passed.length;
@@ -128,6 +162,17 @@ if (baseRef) {
 } else {
   console.log('\nchangesets: skipped (no SKILLOPT_BASE_REF; the pre-push hook checks them against the upstream branch)');
 }
+
+// .ci/run's phases before this one (installing pnpm, the workspace, the agent CLIs), then this
+// check's own: printed here, above the closing line, so `N passed, N failed` stays the last line.
+const ciPhaseTimes = (process.env.SKILLOPT_CI_PHASE_TIMES ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((entry) => [entry.slice(0, entry.lastIndexOf('=')), Number(entry.slice(entry.lastIndexOf('=') + 1))]);
+const formatPhases = (phases) => phases.map(([phase, seconds]) => `${phase} ${seconds.toFixed(0)} s`).join(', ');
+console.log('\nWall time by phase:');
+if (ciPhaseTimes.length > 0) console.log(`  .ci/run: ${formatPhases(ciPhaseTimes)}`);
+console.log(`  check: ${formatPhases(phaseTimes)}; ${((performance.now() - checkStarted) / 1000).toFixed(0)} s in all`);
 
 if (failures.length) {
   console.log('\nFailures:');

@@ -1,7 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { AGENT_CLI_CACHE_VARIABLE, AGENT_CLIS } from '../src/diagnostics/agent-clis';
 import { createFixtureProject, defaultConfig, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
 import { expectHelp } from './helpers/help-manifest';
@@ -14,11 +15,23 @@ interface DoctorJson {
     packages: Array<{ packageName: string; kind: string; id?: string; specificationVersion?: string; ok: boolean; problem?: string }>;
   }>;
   credentials: Array<{ name: string; present: boolean }>;
+  agentClis: {
+    onPath: AgentCliJson[];
+    cache?: { directory: string; clis: AgentCliJson[]; problem?: string };
+  };
   config?: {
     packages: Array<{ name: string; problem?: string }>;
     endpoints: Array<{ key: string; url: string; answered: boolean; status?: number; problem?: string }>;
   };
   problems: string[];
+}
+
+interface AgentCliJson {
+  id: string;
+  found: boolean;
+  path?: string;
+  version?: string;
+  problem?: string;
 }
 
 const SECRET = 'sk-doctor-test-5f1e2d3c4b5a69788796a5b4';
@@ -156,6 +169,86 @@ describe('skillopt doctor', () => {
   it('exits 2 for a config that does not exist and for an unknown flag', async () => {
     expect((await runSkillopt(['doctor', '--config', 'missing.yaml'], project.directory)).error?.oclif?.exit).toBe(2);
     expect((await runSkillopt(['doctor', '--fix'], project.directory)).error?.oclif?.exit).toBe(2);
+  });
+
+  it('lists the agent CLIs on PATH and in the cache with their versions, and a missing one is no problem', async () => {
+    const bin = path.join(project.directory, 'bin');
+    mkdirSync(bin);
+    // A native install: no package.json, so doctor asks the binary.
+    writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\necho "2.1.197 (Claude Code)"\n');
+    chmodSync(path.join(bin, 'claude'), 0o755);
+    // An npm install: the version is read from the package, the binary is not run (it would fail).
+    const piPackage = path.join(project.directory, 'lib', 'node_modules', '@mariozechner', 'pi-coding-agent');
+    mkdirSync(path.join(piPackage, 'dist'), { recursive: true });
+    writeFileSync(path.join(piPackage, 'package.json'), JSON.stringify({ name: '@mariozechner/pi-coding-agent', version: '0.73.1' }));
+    writeFileSync(path.join(piPackage, 'dist', 'cli.js'), '#!/bin/sh\nexit 1\n');
+    chmodSync(path.join(piPackage, 'dist', 'cli.js'), 0o755);
+    symlinkSync(path.join(piPackage, 'dist', 'cli.js'), path.join(bin, 'pi'));
+    // The installer's cache: its record names each binary and version.
+    const cache = path.join(project.directory, 'agent-clis');
+    mkdirSync(path.join(cache, 'codex-0.171.0'), { recursive: true });
+    writeFileSync(path.join(cache, 'codex-0.171.0', 'codex'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(
+      path.join(cache, 'installed.json'),
+      JSON.stringify({
+        formatVersion: 1,
+        home: 'home',
+        clis: { codex: { version: '0.171.0', binary: 'codex-0.171.0/codex' }, opencode: { version: '1.18.33', binary: 'opencode-1.18.33/opencode' } },
+      }),
+    );
+    setEnv('PATH', bin);
+    setEnv(AGENT_CLI_CACHE_VARIABLE, cache);
+
+    const { stdout, error } = await runSkillopt(['doctor', '--json'], project.directory);
+    expect(error).toBeUndefined();
+    const report = JSON.parse(stdout) as DoctorJson;
+    expect(report.agentClis.onPath).toEqual([
+      { id: 'claude', found: true, path: path.join(bin, 'claude'), version: '2.1.197' },
+      { id: 'codex', found: false },
+      { id: 'copilot', found: false },
+      { id: 'opencode', found: false },
+      { id: 'pi', found: true, path: path.join(bin, 'pi'), version: '0.73.1' },
+    ]);
+    expect(report.agentClis.cache?.directory).toBe(cache);
+    expect(report.agentClis.cache?.clis).toEqual([
+      { id: 'claude', found: false },
+      { id: 'codex', found: true, path: path.join(cache, 'codex-0.171.0', 'codex'), version: '0.171.0' },
+      { id: 'copilot', found: false },
+      { id: 'opencode', found: false, path: path.join(cache, 'opencode-1.18.33', 'opencode'), problem: 'recorded, but the binary is missing' },
+      { id: 'pi', found: false },
+    ]);
+    expect(report.problems).toEqual([]);
+
+    const text = await runSkillopt(['doctor'], project.directory);
+    expect(text.stdout).toMatch(/Agent CLIs \(for harness targets; none is required\)\n {2}on PATH\n {4}claude +2\.1\.197 +\S+claude\n {4}codex +not found/);
+    expect(text.stdout).toContain(`in the agent CLI cache (${cache})`);
+    expect(text.stdout).toMatch(/codex +0\.171\.0 +\S+codex-0\.171\.0/);
+    expect(text.stdout).toContain('No problems found.');
+  });
+
+  it('reports no agent CLI anywhere without failing, and shows no cache when the variable is unset', async () => {
+    const empty = path.join(project.directory, 'empty-bin');
+    mkdirSync(empty);
+    setEnv('PATH', empty);
+    setEnv(AGENT_CLI_CACHE_VARIABLE, undefined);
+    const { stdout, error } = await runSkillopt(['doctor', '--json'], project.directory);
+    expect(error).toBeUndefined();
+    const report = JSON.parse(stdout) as DoctorJson;
+    expect(report.agentClis).toEqual({ onPath: AGENT_CLIS.map((cli) => ({ id: cli.id, found: false })) });
+    expect(report.problems).toEqual([]);
+  });
+
+  it('knows the agent CLIs the repository pins, under the cache variable its installer reads', () => {
+    const pinned = JSON.parse(readFileSync(path.join(__dirname, '..', '..', '..', 'tools', 'agent-clis', 'manifest.json'), 'utf8')) as {
+      cacheDirectoryVariable: string;
+      recordFile: string;
+      clis: Array<{ id: string; bin: string; package: string }>;
+    };
+    expect(AGENT_CLIS.map(({ id, bin, packageName }) => ({ id, bin, package: packageName }))).toEqual(
+      pinned.clis.map(({ id, bin, package: packageName }) => ({ id, bin, package: packageName })),
+    );
+    expect(AGENT_CLI_CACHE_VARIABLE).toBe(pinned.cacheDirectoryVariable);
+    expect(pinned.recordFile).toBe('installed.json');
   });
 
   it('has a summary, a description and examples for --help', () => {

@@ -70,8 +70,8 @@ export function messagesFromAnthropic(system: unknown, raw: unknown): Message[] 
           if (typeof block.id !== 'string' || typeof block.name !== 'string') throw invalidRequest(`${at}: a tool_use block needs an id and a name`);
           toolNames.set(block.id, block.name);
           parts.push({ type: 'tool-call', toolCallId: block.id, toolName: block.name, input: block.input ?? {} });
-        } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking')
-          throw invalidRequest(`${at}.type: the simulator does not support ${JSON.stringify(block.type)} blocks in assistant turns`);
+        }
+        // Thinking, server tool use and other blocks are opaque to the simulated model.
       });
       messages.push({ role: 'assistant', content: parts });
       return;
@@ -91,7 +91,8 @@ export function messagesFromAnthropic(system: unknown, raw: unknown): Message[] 
           output: toolResultText(block.content, `${at}.content`),
           ...(block.is_error === true ? { isError: true } : {}),
         });
-      } else throw invalidRequest(`${at}.type: the simulator does not support ${JSON.stringify(block.type)} blocks in user turns`);
+      }
+      // Documents, search results and block types newer than the simulator are opaque to it.
     });
     if (results.length > 0) messages.push({ role: 'tool', content: results });
     if (parts.length > 0) messages.push({ role: 'user', content: parts });
@@ -99,19 +100,22 @@ export function messagesFromAnthropic(system: unknown, raw: unknown): Message[] 
   return messages;
 }
 
-/** A Messages request's client tools as the contract's tool definitions. */
+/** A Messages request's client tools as the contract's tool definitions; server tools are left out. */
 export function toolsFromAnthropic(raw: unknown): ToolDefinition[] | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (!Array.isArray(raw)) throw invalidRequest('tools: Input should be a valid list');
-  if (raw.length === 0) return undefined;
-  return raw.map((entry, index) => {
+  const tools = raw.flatMap((entry, index) => {
     const tool = entry as Block | null;
-    if (typeof tool?.name !== 'string' || typeof tool.input_schema !== 'object' || tool.input_schema === null)
-      throw invalidRequest(`tools.${index}: the simulator supports client tools ({name, description, input_schema}) only`);
-    return {
-      name: tool.name,
-      description: typeof tool.description === 'string' ? tool.description : '',
-      inputSchema: tool.input_schema as Record<string, unknown>,
-    };
+    if (typeof tool?.name !== 'string') throw invalidRequest(`tools.${index}.name: Field required`);
+    // A server tool (web search, code execution, …) runs at the provider, not in the client: there is nothing for the simulator to call.
+    if (typeof tool.input_schema !== 'object' || tool.input_schema === null) return [];
+    return [
+      {
+        name: tool.name,
+        description: typeof tool.description === 'string' ? tool.description : '',
+        inputSchema: tool.input_schema as Record<string, unknown>,
+      },
+    ];
   });
+  return tools.length > 0 ? tools : undefined;
 }

@@ -61,6 +61,15 @@ function unitsOf(request: { tools?: unknown; system?: unknown; messages?: unknow
   return units;
 }
 
+/** All the input tokens of a Messages request (tools, system, messages), cached or not: what count_tokens answers. */
+export function promptTokensOf(request: Record<string, unknown>): number {
+  return estimateTokens(
+    unitsOf(request)
+      .map((unit) => unit.text)
+      .join('\n'),
+  );
+}
+
 /**
  * A SIMULATED prompt cache with the Messages API's accounting. A block carrying `cache_control`
  * is a breakpoint: the prompt up to and including it (tools, system, messages, in that order) is a

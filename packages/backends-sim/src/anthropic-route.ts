@@ -3,6 +3,7 @@ import { ProviderError, SkillOptError, type ChatModel, type FinishReason, type G
 import { estimateTokens } from '@skillopt/backends-kit';
 import { AnthropicApiProblem, invalidRequest, sendAnthropicError } from './anthropic-errors.js';
 import { messagesFromAnthropic, toolsFromAnthropic } from './anthropic-messages.js';
+import { readJsonBody } from './anthropic-request-body.js';
 import { createSimulatedPromptCache, type SimulatedPromptCache } from './anthropic-prompt-cache.js';
 import { hashHex } from './hashing.js';
 import { didYouMean } from './model-suggestion.js';
@@ -25,27 +26,11 @@ const STOP_REASONS: Record<FinishReason, string> = {
 };
 const MINIMUM_THINKING_BUDGET = 1024;
 
-async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new AnthropicApiProblem('request_too_large', `Request exceeds the maximum allowed number of bytes (${maxBytes}).`);
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw invalidRequest('There was an error parsing the body of your request: it must be a JSON object.');
-}
-
 function thinkingBudgetOf(body: Record<string, unknown>, maxTokens: number): number | undefined {
   const thinking = body.thinking as { type?: unknown; budget_tokens?: unknown } | undefined;
-  if (thinking === undefined || thinking === null || thinking.type === 'disabled') return undefined;
-  if (thinking.type !== 'enabled') throw invalidRequest('thinking.type: the simulator supports "enabled" and "disabled"');
+  // Adaptive thinking leaves it to the model whether to think: the simulated one does not.
+  if (thinking === undefined || thinking === null || thinking.type === 'disabled' || thinking.type === 'adaptive') return undefined;
+  if (thinking.type !== 'enabled') throw invalidRequest('thinking.type: the simulator supports "enabled", "adaptive" and "disabled"');
   const budget = thinking.budget_tokens;
   if (typeof budget !== 'number' || !Number.isInteger(budget) || budget < MINIMUM_THINKING_BUDGET)
     throw invalidRequest(`thinking.enabled.budget_tokens: Input should be greater than or equal to ${MINIMUM_THINKING_BUDGET}`);

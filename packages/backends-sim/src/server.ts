@@ -1,11 +1,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ProviderError, SkillOptError, type ChatModel, type GenerateRequest, type Message, type TaskItem, type ToolDefinition } from '@skillopt/contract';
+import {
+  ProviderError,
+  SkillOptError,
+  type ChatModel,
+  type GenerateRequest,
+  type Message,
+  type ResponseFormat,
+  type TaskItem,
+  type ToolDefinition,
+} from '@skillopt/contract';
 import { createAnswerKey } from './answer-key.js';
+import { createAnthropicCountTokensRoute } from './anthropic-count-tokens.js';
 import { createAnthropicMessagesRoute } from './anthropic-route.js';
 import { hashHex } from './hashing.js';
-import { didYouMean } from './model-suggestion.js';
+import { badRequest as bad, HttpProblem, modelNotFound, readJsonObject, sendJson, sendProblem } from './openai-http.js';
+import { modelsListing } from './models-list.js';
+import { createResponsesRoute } from './responses-route.js';
 import { createSimulatedModel, simulatedModelId } from './simulated-model.js';
+import { refuseUpgrade } from './upgrade-refusal.js';
 
 export interface SimulatorServerOptions {
   /** 0 (the default) picks a free port. */
@@ -47,42 +60,6 @@ export interface SimulatorServer {
   port: number;
   close(): Promise<void>;
 }
-
-class HttpProblem extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly type: string,
-    readonly code: string | null,
-    readonly param: string | null = null,
-  ) {
-    super(message);
-  }
-}
-
-function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  response.end(text);
-}
-
-function sendProblem(response: ServerResponse, problem: HttpProblem): void {
-  sendJson(response, problem.status, { error: { message: problem.message, type: problem.type, param: problem.param, code: problem.code } });
-}
-
-async function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) throw new HttpProblem(413, `request body larger than ${maxBytes} bytes`, 'invalid_request_error', 'request_too_large');
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const bad = (message: string, param: string | null = null): HttpProblem => new HttpProblem(400, message, 'invalid_request_error', null, param);
 
 function textOfContent(
   content: unknown,
@@ -178,6 +155,18 @@ function toolsFromOpenAI(raw: unknown): ToolDefinition[] | undefined {
   });
 }
 
+/** `response_format` of type `json_schema` as the contract's JSON response format (`json_object` asks for no shape: the prompt says it). */
+function responseFormatFromChat(raw: unknown): ResponseFormat | undefined {
+  const format = raw as { type?: unknown; json_schema?: { name?: unknown; schema?: unknown } } | null | undefined;
+  const schema = format?.json_schema?.schema;
+  if (format?.type !== 'json_schema' || typeof schema !== 'object' || schema === null) return undefined;
+  return {
+    type: 'json',
+    schema: schema as Record<string, unknown>,
+    ...(typeof format.json_schema?.name === 'string' ? { name: format.json_schema.name } : {}),
+  };
+}
+
 const FINISH_REASONS: Record<string, string> = {
   stop: 'stop',
   length: 'length',
@@ -197,9 +186,12 @@ function positiveLimit(name: string, value: number): number {
 }
 
 /**
- * An OpenAI-compatible HTTP server in front of the SIMULATED model, on 127.0.0.1 by default:
- * `GET /v1/models` and `POST /v1/chat/completions` (plain and streamed). The requested model id
- * chooses the role: the target id answers tasks, the optimizer id answers optimizer prompts.
+ * An HTTP server in front of the SIMULATED model, on 127.0.0.1 by default, speaking what model
+ * clients and agent CLIs send: OpenAI Chat Completions and Responses, Anthropic Messages (plain and
+ * streamed, with tools), count_tokens, the models list in either vendor's shape; a protocol upgrade
+ * is refused with 426. The requested model id chooses the role: the target id answers tasks (and,
+ * offered an agent's tools, reads the task and skill files with them first), the optimizer id
+ * answers optimizer prompts; any other id is refused with an error naming the two.
  */
 export async function createSimulatorServer(options: SimulatorServerOptions = {}): Promise<SimulatorServer> {
   const host = options.host ?? '127.0.0.1';
@@ -225,32 +217,19 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
   const requestTimeout = positiveLimit('requestTimeoutMs', options.requestTimeoutMs ?? SIMULATOR_SERVER_LIMITS.requestTimeoutMs);
   const headersTimeout = Math.min(positiveLimit('headersTimeoutMs', options.headersTimeoutMs ?? SIMULATOR_SERVER_LIMITS.headersTimeoutMs), requestTimeout);
   const anthropicMessages = createAnthropicMessagesRoute({ models, targetModelId: targetId, maxBodyBytes });
+  const anthropicCountTokens = createAnthropicCountTokensRoute({ models, maxBodyBytes });
+  const responses = createResponsesRoute({ models, targetModelId: targetId, maxBodyBytes });
   const created = Math.floor(Date.now() / 1000);
 
   async function chatCompletion(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const raw = await readBody(request, maxBodyBytes);
-    let body: Record<string, unknown>;
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('not an object');
-      body = parsed as Record<string, unknown>;
-    } catch {
-      throw new HttpProblem(400, 'We could not parse the JSON body of your request: it must be a JSON object.', 'invalid_request_error', null);
-    }
+    const body = await readJsonObject(request, maxBodyBytes);
     if (typeof body.model !== 'string') throw bad('you must provide a model parameter', 'model');
     const model = models.get(body.model);
-    if (model === undefined) {
-      throw new HttpProblem(
-        404,
-        `The model \`${body.model}\` does not exist on this simulated server${didYouMean(body.model, models.keys())}; it serves ${[...models.keys()].join(' and ')} (simulated models).`,
-        'invalid_request_error',
-        'model_not_found',
-        'model',
-      );
-    }
+    if (model === undefined) throw modelNotFound(body.model, models.keys());
     const messages = messagesFromOpenAI(body.messages);
     const tools = toolsFromOpenAI(body.tools);
     const maxTokens = body.max_completion_tokens ?? body.max_tokens;
+    const responseFormat = responseFormatFromChat(body.response_format);
     const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort(new Error('the client closed the connection'));
@@ -261,6 +240,7 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
       purpose: typeof purposeHeader === 'string' && purposeHeader !== '' ? purposeHeader : body.model === targetId ? 'rollout' : 'probe',
       signal: abort.signal,
       ...(tools ? { tools } : {}),
+      ...(responseFormat ? { responseFormat } : {}),
       ...(typeof maxTokens === 'number' && Number.isInteger(maxTokens) && maxTokens > 0 ? { maxOutputTokens: maxTokens } : {}),
     };
     const result = await model.generate(generateRequest);
@@ -328,21 +308,25 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
   const server = createServer(serverLimits, (request, response) => {
     const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') ?? '';
     const handle = async (): Promise<void> => {
-      if (path === '/v1/models' || path === '/models') {
+      // Routes match by their ending, so any base-URL prefix works (`/v1`, `/openai/deployments/<name>`, none).
+      const modelPath = /\/models(?:\/([^/]+))?$/.exec(path);
+      if (modelPath) {
         if (request.method !== 'GET') throw new HttpProblem(405, `${request.method} is not allowed on ${path}`, 'invalid_request_error', 'method_not_allowed');
-        sendJson(response, 200, {
-          object: 'list',
-          data: [...models.keys()].map((id) => ({ id, object: 'model', created, owned_by: 'skillopt-sim (simulated model)' })),
-        });
+        const oneId = modelPath[1] === undefined ? undefined : decodeURIComponent(modelPath[1]);
+        const listing = modelsListing(request, [...models.keys()], created, oneId);
+        if (listing === undefined) throw modelNotFound(oneId ?? '', models.keys());
+        sendJson(response, 200, listing);
         return;
       }
-      if (path === '/v1/chat/completions' || path === '/chat/completions') {
+      if (path.endsWith('/chat/completions')) {
         if (request.method !== 'POST') throw new HttpProblem(405, `${request.method} is not allowed on ${path}`, 'invalid_request_error', 'method_not_allowed');
         await chatCompletion(request, response);
         return;
       }
-      // The Anthropic Messages API (anthropic-route.ts): it answers its own errors in Anthropic's shape.
-      if (path === '/v1/messages' || path === '/messages') return anthropicMessages(request, response);
+      if (path.endsWith('/responses')) return responses(request, response);
+      // The Anthropic Messages API (anthropic-route.ts, anthropic-count-tokens.ts): they answer their own errors in Anthropic's shape.
+      if (path.endsWith('/messages/count_tokens')) return anthropicCountTokens(request, response);
+      if (path.endsWith('/messages')) return anthropicMessages(request, response);
       throw new HttpProblem(404, `Unknown route ${request.method} ${path} on the SkillOpt simulated server`, 'invalid_request_error', 'unknown_url');
     };
     handle().catch((error: unknown) => {
@@ -358,6 +342,7 @@ export async function createSimulatorServer(options: SimulatorServerOptions = {}
       else sendProblem(response, new HttpProblem(500, `simulated server error: ${(error as Error)?.message ?? String(error)}`, 'server_error', null));
     });
   });
+  server.on('upgrade', refuseUpgrade);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -9,14 +9,17 @@ import {
   type GenerateRequest,
   type GenerateResult,
   type Message,
+  type ModelCapabilities,
   type ToolCall,
   type ToolDefinition,
 } from '@skillopt/contract';
 import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
+import { planAgentStep, type AgentStep } from './agent-turn.js';
 import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
+import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
 
@@ -129,7 +132,39 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   const readKey = (): AnswerKey => (typeof options.answerKey === 'function' ? options.answerKey() : (options.answerKey ?? EMPTY_ANSWER_KEY));
   const findSkill = options.skillFromSystemPrompt ?? defaultSkillFromSystemPrompt;
 
+  function answerAsAgent(request: GenerateRequest, step: AgentStep): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
+    if (step.kind === 'read') {
+      const toolCallId = `call_sim_${hashHex(seed, 'agent-read', step.file, String(request.messages.length)).slice(0, 16)}`;
+      return { text: '', toolCalls: [{ toolCallId, toolName: step.toolName, input: step.input }], metadata: { agentStep: 'read', file: step.file } };
+    }
+    const key = readKey();
+    const entry = key.lookup(step.taskText);
+    const question =
+      entry?.question ??
+      step.taskText
+        .trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .pop() ??
+      '';
+    const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(step.taskText);
+    const effects = readSkillRules(step.skill);
+    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, step.skill, effects);
+    const skillHash = hashHex(step.skill).slice(0, 16);
+    const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], step.afterTools);
+    const metadata = { agentStep: 'answer', knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+    if (step.structuredOutput === undefined) return { text, metadata };
+    const toolCallId = `call_sim_${hashHex(seed, 'structured-output', itemKey, skillHash).slice(0, 16)}`;
+    return {
+      text: '',
+      toolCalls: [{ toolCallId, toolName: step.structuredOutput.name, input: schemaShapedValue(step.structuredOutput.inputSchema, text) }],
+      metadata,
+    };
+  }
+
   function answerAsTarget(request: GenerateRequest): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
+    const step = request.tools === undefined || request.tools.length === 0 ? undefined : planAgentStep(request.messages, request.tools, findSkill);
+    if (step !== undefined) return answerAsAgent(request, step);
     const key = readKey();
     const system = request.messages
       .filter((message) => message.role === 'system')
@@ -180,13 +215,14 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       });
     }
     const request = reading.request;
-    const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request)];
+    const warnings = [...reading.warnings, ...settingsTheSimulationIgnores(request, role)];
     let text: string;
     let toolCalls: ToolCall[] | undefined;
     const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
     if (role === 'target') {
       const reply = answerAsTarget(request);
-      text = reply.text;
+      const schema = request.responseFormat?.type === 'json' ? request.responseFormat.schema : undefined;
+      text = schema !== undefined && reply.toolCalls === undefined ? JSON.stringify(schemaShapedValue(schema, reply.text)) : reply.text;
       toolCalls = reply.toolCalls;
       Object.assign(metadata, reply.metadata);
     } else {
@@ -222,7 +258,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     specificationVersion: 'v1',
     provider: SIMULATED_PROVIDER,
     modelId,
-    capabilities: SIMULATED_MODEL_CAPABILITIES,
+    capabilities: capabilitiesOf(role),
     defaultConcurrency: SIMULATED_CONCURRENCY,
     generate(received: GenerateRequest): Promise<GenerateResult> {
       if (timeoutMs === undefined) return answer(received);
@@ -236,19 +272,22 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   };
 }
 
-/**
- * What the simulated model can honour. It reads image parts (as opaque: its knowledge comes from
- * the answer key, so a document image task still works), calls tools, and reports usage estimated
- * from text length. It writes the JSON each optimizer prompt asks for, but holds no reply to an
- * arbitrary JSON Schema. In process it does not stream (`sim serve` streams over HTTP).
- */
 /** Nothing is sent anywhere, so only the machine bounds how many calls are in flight. */
 const SIMULATED_CONCURRENCY = 64;
 
-const SIMULATED_MODEL_CAPABILITIES = Object.freeze({ images: true, tools: true, jsonSchemaOutput: false, streaming: false, reportedUsage: false });
+/**
+ * What the simulated model can honour. It reads image parts (as opaque: its knowledge comes from
+ * the answer key, so a document image task still works), calls tools, and reports usage estimated
+ * from text length. The target writes its answer in the shape of a given JSON Schema; the optimizer
+ * writes the JSON each optimizer prompt asks for and holds no reply to an arbitrary schema. In
+ * process it does not stream (`sim serve` streams over HTTP).
+ */
+function capabilitiesOf(role: SimulatedRole): ModelCapabilities {
+  return Object.freeze({ images: true, tools: true, jsonSchemaOutput: role === 'target', streaming: false, reportedUsage: false });
+}
 
 /** Request settings that change nothing in a deterministic simulation, reported rather than ignored silently. */
-function settingsTheSimulationIgnores(request: GenerateRequest): CallWarning[] {
+function settingsTheSimulationIgnores(request: GenerateRequest, role: SimulatedRole): CallWarning[] {
   const warnings: CallWarning[] = [];
   if (request.temperature !== undefined)
     warnings.push({
@@ -258,7 +297,7 @@ function settingsTheSimulationIgnores(request: GenerateRequest): CallWarning[] {
     });
   if (request.reasoningEffort !== undefined && request.reasoningEffort !== 'none')
     warnings.push({ type: 'unsupported-setting', field: 'reasoningEffort', message: 'the simulated model does not reason; reasoningEffort has no effect' });
-  if (request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
+  if (role !== 'target' && request.responseFormat?.type === 'json' && request.responseFormat.schema !== undefined)
     warnings.push({
       type: 'unsupported-setting',
       field: 'responseFormat.schema',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { configFlags, EXIT_CODES, overridesOf, SkillOptCommand } from '../base-command.js';
+import { findAgentClis, type AgentCliFinding } from '../diagnostics/agent-clis.js';
 import { credentialPresence } from '../diagnostics/credentials.js';
 import { checkEndpoint, configuredEndpoints, type EndpointCheck } from '../diagnostics/endpoints.js';
 import { scanInstalledPackages, type InstalledPackage } from '../diagnostics/package-scan.js';
@@ -14,9 +15,9 @@ const FALLBACK_MINIMUM_NODE = '20.19.0';
 
 export default class Doctor extends SkillOptCommand {
   static override enableJsonFlag = true;
-  static override summary = 'Check the setup: Node.js, installed packages, credentials and endpoints.';
+  static override summary = 'Check the setup: Node.js, installed packages, credentials, agent CLIs and endpoints.';
   static override description =
-    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which of the credentials the installed backends read are set as environment variables (never their values); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
+    "Checks that Node.js is recent enough; lists the env and backend packages visible from the working directory and from the skillopt installation (@skillopt/env-*, @skillopt/backends-*, skillopt-env-*, skillopt-backends-*), loading each to show its id and contract version or why it cannot be used; says which of the credentials the installed backends read are set as environment variables (never their values); lists the agent CLIs harness targets drive (claude, codex, copilot, opencode, pi) found on PATH, and in the agent CLI cache when SKILLOPT_AGENT_CLIS_DIR names one, with their versions (none is required, so a missing one is no problem); and, with --config, whether the config's packages are installed and its endpoints (backends.*.base_url) answer a GET within 3 seconds. Exits 1 when a check fails.";
   static override examples = [
     { description: 'Check the setup', command: '<%= config.bin %> doctor' },
     { description: 'Also check the packages and endpoints a config uses', command: '<%= config.bin %> doctor --config skillopt.config.yaml' },
@@ -49,6 +50,8 @@ export default class Doctor extends SkillOptCommand {
 
     const credentials = credentialPresence(packages.flatMap((location) => location.packages.flatMap((found) => found.credentialVariables)));
 
+    const agentClis = await findAgentClis();
+
     let configPackages: ConfigPackage[] | undefined;
     let endpoints: EndpointCheck[] | undefined;
     if (flags.config) {
@@ -71,6 +74,7 @@ export default class Doctor extends SkillOptCommand {
         node,
         packages,
         credentials: credentials.map(({ name, present }) => ({ name, present })),
+        agentClis,
         ...(flags.config ? { config: { file: flags.config, packages: configPackages, endpoints } } : {}),
         problems,
       };
@@ -99,6 +103,12 @@ export default class Doctor extends SkillOptCommand {
     }
     out.push('', 'Credentials (environment variables; values are never shown)');
     out.push(formatTable(credentials.map((credential) => [`  ${credential.name}`, credential.present ? 'set' : 'not set', credential.usedBy ?? ''])));
+    out.push('', 'Agent CLIs (for harness targets; none is required)');
+    out.push('  on PATH', agentCliTable(agentClis.onPath));
+    if (agentClis.cache) {
+      out.push(`  in the agent CLI cache (${agentClis.cache.directory})`);
+      out.push(agentClis.cache.problem === undefined ? agentCliTable(agentClis.cache.clis) : `    ${agentClis.cache.problem}`);
+    }
     if (flags.config && configPackages && endpoints) {
       out.push('', `Config ${flags.config}`);
       for (const found of configPackages)
@@ -122,6 +132,15 @@ export default class Doctor extends SkillOptCommand {
     const { credentials, ...findings } = value as { credentials?: unknown };
     return credentials === undefined ? super.redactForOutput(value) : { ...(super.redactForOutput(findings) as object), credentials };
   }
+}
+
+function agentCliTable(findings: readonly AgentCliFinding[]): string {
+  return formatTable(
+    findings.map((finding) => {
+      const detail = [finding.path, finding.problem].filter((part) => part !== undefined).join('  ');
+      return [`    ${finding.id}`, finding.found ? (finding.version ?? '?') : 'not found', ...(detail === '' ? [] : [detail])];
+    }),
+  );
 }
 
 function minimumNodeVersion(): string {

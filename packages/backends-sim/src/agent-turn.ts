@@ -1,0 +1,94 @@
+import { messageText, type Message, type ToolDefinition } from '@skillopt/contract';
+import { filesNamedInPrompt, workingDirectoryOf, workspaceSkillFiles } from './named-files.js';
+import { skillInAgentRequest } from './skill-in-request.js';
+import { chooseAgentTools, readFileCall } from './tool-choice.js';
+import { fileTextOfToolOutput } from './tool-output-text.js';
+
+/** What the simulated target does next as an agent's model. */
+export type AgentStep =
+  | { kind: 'read'; file: string; toolName: string; input: Record<string, unknown> }
+  | {
+      kind: 'answer';
+      /** The prompt and the files read: where the item's question is looked up. */
+      taskText: string;
+      skill: string;
+      /** Files were read (the reply says it used the tool results). */
+      afterTools: boolean;
+      /** The harness's structured-output tool, when the answer is still to be given through it. */
+      structuredOutput?: ToolDefinition;
+    };
+
+interface ToolCallSeen {
+  input: string;
+  toolName: string;
+  output?: string;
+  isError: boolean;
+}
+
+/** Each file may be tried twice: with the reader, then (after an error) with the shell. */
+const ATTEMPTS_PER_FILE = 2;
+
+function callsOf(messages: readonly Message[]): ToolCallSeen[] {
+  const calls = new Map<string, ToolCallSeen>();
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-call') calls.set(part.toolCallId, { input: JSON.stringify(part.input ?? null), toolName: part.toolName, isError: false });
+      if (part.type === 'tool-result') {
+        const call = calls.get(part.toolCallId);
+        if (call !== undefined) Object.assign(call, { output: part.output, isError: part.isError === true });
+      }
+    }
+  }
+  return [...calls.values()];
+}
+
+/**
+ * The next step of the simulated target offered tools, or `undefined` when the tools are not an
+ * agent's (no shell, no file reader or structured-output tool, or only a reader and no file named:
+ * the chat tool loop then stays as it was). An agent's model reads, one tool round trip each, the
+ * files the user prompt names and the workspace skill files a skills listing points at, with the
+ * tools its request offers (chosen by their schemas); then it answers from what it read with the
+ * skill it found — through the structured-output tool first, when the harness offers one. A
+ * request that names no file is answered at once.
+ */
+export function planAgentStep(
+  messages: readonly Message[],
+  tools: readonly ToolDefinition[],
+  findInSystemPrompt?: (system: string) => string,
+): AgentStep | undefined {
+  const agentTools = chooseAgentTools(tools);
+  const systemTexts = messages.filter((message) => message.role === 'system').map(messageText);
+  const userTexts = messages.filter((message) => message.role === 'user').map(messageText);
+  const workingDirectory = workingDirectoryOf([...systemTexts, ...userTexts]);
+  const named = [...filesNamedInPrompt(userTexts)];
+  for (const file of workspaceSkillFiles([...systemTexts, ...userTexts], workingDirectory)) if (!named.includes(file)) named.push(file);
+  if (agentTools.shell === undefined && agentTools.structuredOutput === undefined && (agentTools.reader === undefined || named.length === 0)) return undefined;
+
+  const calls = callsOf(messages);
+  const filesRead = new Map<string, string>();
+  for (const file of named) {
+    const attempts = calls.filter((call) => call.input.includes(JSON.stringify(file).slice(1, -1)));
+    const read = attempts.find((call) => call.output !== undefined && !call.isError);
+    if (read?.output !== undefined) {
+      filesRead.set(file, fileTextOfToolOutput(read.output));
+      continue;
+    }
+    if (attempts.length >= ATTEMPTS_PER_FILE) continue;
+    const call = readFileCall(agentTools, file, workingDirectory, attempts.length > 0);
+    if (call !== undefined) return { kind: 'read', file, toolName: call.tool.name, input: call.input };
+  }
+
+  const systemText = systemTexts.join('\n\n');
+  const skill = skillInAgentRequest(systemText, userTexts, filesRead, findInSystemPrompt);
+  const taskText = [...userTexts, ...filesRead.values()].join('\n');
+  const structuredOutput = agentTools.structuredOutput;
+  const structuredGiven = structuredOutput !== undefined && calls.some((call) => call.toolName === structuredOutput.name);
+  return {
+    kind: 'answer',
+    taskText,
+    skill,
+    afterTools: filesRead.size > 0,
+    ...(structuredOutput !== undefined && !structuredGiven ? { structuredOutput } : {}),
+  };
+}
