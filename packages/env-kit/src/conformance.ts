@@ -4,8 +4,17 @@
  * `node:assert`, so they run under Jest, Vitest, Mocha or `node:test` alike.
  */
 import { SPLIT_NAMES, type Environment } from '@skillopt/contract';
-import { ENVIRONMENT_CONFORMANCE_CHECKS, type ConformanceCheckOptions, type NamedConformanceCheck } from './environment-conformance-checks.js';
+import { AGENT_TARGET_CONFORMANCE_CHECKS } from './agent-conformance-checks.js';
+import { type ConformanceCheckOptions, declaredTargetKind } from './conformance-rollouts.js';
+import { ENVIRONMENT_CONFORMANCE_CHECKS, type NamedConformanceCheck } from './environment-conformance-checks.js';
 
+export {
+  AGENT_TARGET_CONFORMANCE_CHECKS,
+  checkAgentWorkspaceHoldsTheTask,
+  checkCrashedHarnessIsNotScored,
+  checkUntaggedAgentAnswerIsScoredAsChat,
+} from './agent-conformance-checks.js';
+export type { ConformanceCheck, ConformanceCheckOptions, ConformanceTargetFactory } from './conformance-rollouts.js';
 export {
   checkAbortDuringRolloutIsHonoured,
   checkAbortedSignalIsHonoured,
@@ -16,8 +25,6 @@ export {
   checkSetupAndTeardown,
   checkSplitLoadingIsDeterministic,
   checkSplitsLoadValidItems,
-  type ConformanceCheck,
-  type ConformanceCheckOptions,
   ENVIRONMENT_CONFORMANCE_CHECKS,
   type NamedConformanceCheck,
 } from './environment-conformance-checks.js';
@@ -73,10 +80,18 @@ export interface ConformanceCheckOutcome {
   error?: unknown;
 }
 
+/**
+ * The checks the suite runs with these options: every env's, and the agent checks too when the
+ * options drive an agent target (`targetKind: 'agent'`, or an agent `target`).
+ */
+export function conformanceChecksFor(options: Pick<ConformanceCheckOptions, 'target' | 'targetKind'>): readonly NamedConformanceCheck[] {
+  return declaredTargetKind(options) === 'agent' ? [...ENVIRONMENT_CONFORMANCE_CHECKS, ...AGENT_TARGET_CONFORMANCE_CHECKS] : ENVIRONMENT_CONFORMANCE_CHECKS;
+}
+
 /** Runs every check in order without a test runner (for scripts and CLIs) and reports each outcome. */
 export async function runEnvironmentConformance(options: EnvironmentConformanceOptions): Promise<ConformanceCheckOutcome[]> {
   const outcomes: ConformanceCheckOutcome[] = [];
-  for (const check of ENVIRONMENT_CONFORMANCE_CHECKS) {
+  for (const check of conformanceChecksFor(options)) {
     try {
       await runConformanceCheck(check, options);
       outcomes.push({ name: check.name, passed: true });
@@ -89,7 +104,7 @@ export async function runEnvironmentConformance(options: EnvironmentConformanceO
 
 /**
  * Registers the conformance suite as one `describe` block with one test per check
- * (`ENVIRONMENT_CONFORMANCE_CHECKS`). Call it at the top level of a test file:
+ * (`conformanceChecksFor(options)`). Call it at the top level of a test file:
  *
  *   describeEnvironmentConformance({ name: 'my-env', createEnvironment: () => createEnvironment({}) });
  *
@@ -98,8 +113,10 @@ export async function runEnvironmentConformance(options: EnvironmentConformanceO
 export function describeEnvironmentConformance(options: EnvironmentConformanceOptions, runner: ConformanceTestRunner = globalTestRunner()): void {
   const splits = options.splits ?? SPLIT_NAMES;
   const timeoutMs = options.testTimeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-  runner.describe(`${options.name} conforms to the SkillOpt Environment contract (splits: ${splits.join(', ')})`, () => {
-    for (const check of ENVIRONMENT_CONFORMANCE_CHECKS) {
+  const kind = declaredTargetKind(options);
+  const withTarget = kind === undefined ? '' : `, ${kind} target`;
+  runner.describe(`${options.name} conforms to the SkillOpt Environment contract (splits: ${splits.join(', ')}${withTarget})`, () => {
+    for (const check of conformanceChecksFor(options)) {
       runner.it(check.name, () => runConformanceCheck(check, options), timeoutMs);
     }
   });

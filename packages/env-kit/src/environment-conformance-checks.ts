@@ -1,150 +1,35 @@
 import assert from 'node:assert/strict';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   ERROR_CODES,
   isEnvironment,
-  rolloutResultSchema,
   SkillOptError,
   SPLIT_NAMES,
   SUPPORTED_SPECIFICATION_VERSIONS,
   isSupportedSpecificationVersion,
   TARGET_KINDS,
   taskItemSchema,
-  type Environment,
   type RolloutResult,
   type SplitName,
-  type Target,
-  type TargetKind,
   type TaskItem,
 } from '@skillopt/contract';
 import { formatZodIssues } from '@skillopt/runtime-kit';
-import { createRolloutWorkDirectory } from './rollout-work-directory.js';
-import { createFailingTarget, createReferenceAnsweringTarget, createRetryableProviderErrorForTests, createStallingTarget } from './test-double-targets.js';
+import {
+  assertTargetFailureIsNotScored,
+  assertValidResult,
+  chooseTargetKind,
+  type ConformanceCheck,
+  declaredTargetKind,
+  describeError,
+  describeResult,
+  loadSplits,
+  planRollouts,
+  rolloutInFreshWorkDirectory,
+  type Settlement,
+  settle,
+} from './conformance-rollouts.js';
+import { createRetryableProviderErrorForTests, createStallingTarget } from './test-double-targets.js';
 
-/** What the checks need besides the environment; every field has a default. */
-export interface ConformanceCheckOptions {
-  /**
-   * The working target for the rollout checks, usually a test double. Default: a test double of the
-   * env's first supported kind (chat preferred) that answers every item with its first reference
-   * in `<answer>` tags (see `createReferenceAnsweringTarget`). It must be deterministic.
-   */
-  target?: Target;
-  /** The splits to load; default train, val and test. */
-  splits?: readonly SplitName[];
-  /** How many items (the first ones of the splits, in order) are rolled out; default 3. */
-  sampleSize?: number;
-  /** The skill to roll out with; default the env's `initialSkill()`. */
-  skill?: string;
-  /**
-   * How long a rollout may take to settle after its signal aborts before the check fails. Only a
-   * guard against hanging: a conforming env settles long before. Default 5000 ms.
-   */
-  abortGraceMs?: number;
-}
-
-/** One check: resolves when the environment conforms, throws an `AssertionError` saying why not. */
-export type ConformanceCheck = (environment: Environment, options?: ConformanceCheckOptions) => Promise<void>;
-
-const DEFAULT_SAMPLE_SIZE = 3;
 const DEFAULT_ABORT_GRACE_MS = 5000;
-
-function describeError(error: unknown): string {
-  if (SkillOptError.isInstance(error)) return `${error.name} ${error.code}: ${error.message}`;
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  return String(error);
-}
-
-function describeResult(result: RolloutResult): string {
-  return result.status === 'scored'
-    ? `status 'scored' (hard ${result.hard}, soft ${result.soft})`
-    : `status 'errored' (${result.error.code}: ${result.error.message})`;
-}
-
-/** Chat is preferred: it is what the reference-answering double answers best. */
-function chooseTargetKind(environment: Environment): TargetKind {
-  const kind = environment.targetKinds.includes('chat') ? 'chat' : environment.targetKinds[0];
-  assert.ok(kind !== undefined, `${environment.id}: targetKinds is empty, so no target can be built`);
-  return kind;
-}
-
-async function loadSplits(environment: Environment, splits: readonly SplitName[]): Promise<Map<SplitName, TaskItem[]>> {
-  const loaded = new Map<SplitName, TaskItem[]>();
-  for (const split of splits) {
-    let items: unknown;
-    try {
-      items = await environment.loadSplit(split);
-    } catch (error) {
-      assert.fail(`loadSplit('${split}') rejected: ${describeError(error)}`);
-    }
-    assert.ok(Array.isArray(items), `loadSplit('${split}') must resolve to an array, got ${typeof items}`);
-    loaded.set(split, items as TaskItem[]);
-  }
-  return loaded;
-}
-
-interface RolloutPlan {
-  items: TaskItem[];
-  target: Target;
-  skill: string;
-}
-
-/** The items to roll out, the working target and the skill, from the options or their defaults. */
-async function planRollouts(environment: Environment, options: ConformanceCheckOptions): Promise<RolloutPlan> {
-  const splits = options.splits ?? SPLIT_NAMES;
-  const loaded = await loadSplits(environment, splits);
-  const allItems = [...loaded.values()].flat();
-  const sampleSize = options.sampleSize ?? DEFAULT_SAMPLE_SIZE;
-  const items = allItems.slice(0, Math.max(1, sampleSize));
-  assert.ok(items.length > 0, `the splits ${splits.join(', ')} hold no items, so no rollout can be checked`);
-  const target = options.target ?? createReferenceAnsweringTarget(chooseTargetKind(environment), allItems);
-  const skill = options.skill ?? (await environment.initialSkill());
-  return { items, target, skill };
-}
-
-interface RolloutCall {
-  item: TaskItem;
-  target: Target;
-  skill: string;
-  signal?: AbortSignal | undefined;
-  sampleIndex?: number;
-}
-
-/** One rollout with a lazy work directory of its own, removed afterwards, as core does it. */
-async function rolloutInFreshWorkDirectory(environment: Environment, call: RolloutCall): Promise<RolloutResult> {
-  const sampleIndex = call.sampleIndex ?? 0;
-  const workDirectory = createRolloutWorkDirectory(path.join(tmpdir(), 'skillopt-conformance'), call.item.id, sampleIndex);
-  try {
-    return await environment.rollout(call.item, {
-      skill: call.skill,
-      target: call.target,
-      signal: call.signal ?? new AbortController().signal,
-      workDirectory: () => workDirectory.path(),
-      sampleIndex,
-    });
-  } finally {
-    await workDirectory.remove();
-  }
-}
-
-function assertValidResult(result: unknown, item: TaskItem, situation: string): RolloutResult {
-  const parsed = rolloutResultSchema.safeParse(result);
-  if (!parsed.success) {
-    assert.fail(`item "${item.id}" ${situation}: the result is not a valid RolloutResult: ${formatZodIssues(parsed.error)}`);
-  }
-  assert.equal(parsed.data.id, item.id, `item "${item.id}" ${situation}: the result's id must be the item's id`);
-  assert.equal(parsed.data.taskType, item.taskType, `item "${item.id}" ${situation}: the result's taskType must be the item's taskType`);
-  return parsed.data;
-}
-
-type Settlement<T> = { kind: 'resolved'; value: T } | { kind: 'rejected'; error: unknown };
-
-function settle<T>(promise: Promise<T>): Promise<Settlement<T>> {
-  return promise.then(
-    (value) => ({ kind: 'resolved', value }),
-    (error: unknown) => ({ kind: 'rejected', error }),
-  );
-}
 
 /** Waits for `settlement`, giving up after `graceMs` so a hanging rollout fails the check instead of the run. */
 async function settleWithin<T>(settlement: Promise<Settlement<T>>, graceMs: number): Promise<Settlement<T> | { kind: 'timed-out' }> {
@@ -165,18 +50,6 @@ function createAbortReason(): SkillOptError {
     category: 'user',
     message: 'the conformance suite aborted this rollout',
   });
-}
-
-/** True when `error` is `expected` or carries it in its chain of causes (an env may wrap it). */
-function isOrWraps(error: unknown, expected: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current = error;
-  while (current !== undefined && current !== null && !seen.has(current)) {
-    if (current === expected) return true;
-    seen.add(current);
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /**
@@ -217,10 +90,11 @@ export const checkEnvironmentShape: ConformanceCheck = async (environment, optio
   }
   const skill: unknown = await environment.initialSkill();
   assert.equal(typeof skill, 'string', `initialSkill() must resolve to a string, got ${typeof skill}`);
-  if (options.target !== undefined) {
+  const kind = declaredTargetKind(options);
+  if (kind !== undefined) {
     assert.ok(
-      environment.targetKinds.includes(options.target.kind),
-      `the target given to the suite is of kind "${options.target.kind}", which the env does not support (${environment.targetKinds.join(', ')})`,
+      environment.targetKinds.includes(kind),
+      `the suite was asked to drive a target of kind "${kind}", which the env does not support (${environment.targetKinds.join(', ')})`,
     );
   }
 };
@@ -292,30 +166,13 @@ export const checkRolloutResultsAreValid: ConformanceCheck = async (environment,
  */
 export const checkProviderErrorsAreNotScores: ConformanceCheck = async (environment, options = {}) => {
   const plan = await planRollouts(environment, options);
-  const item = plan.items[0] as TaskItem;
-  const providerError = createRetryableProviderErrorForTests();
-  const failing = createFailingTarget(chooseTargetKind(environment), providerError);
-  const outcome = await settle(rolloutInFreshWorkDirectory(environment, { item, target: failing.target, skill: plan.skill }));
-  if (outcome.kind === 'rejected') {
-    const error = outcome.error;
-    const acceptable = isOrWraps(error, providerError) || (SkillOptError.isInstance(error) && error.retryable);
-    assert.ok(
-      acceptable,
-      `item "${item.id}": when the target threw a retryable ProviderError the rollout rejected with ${describeError(error)}; rethrow the target's error (or wrap it as the cause) so core can retry it`,
-    );
-    return;
-  }
-  const result = assertValidResult(outcome.value, item, 'when the target failed');
-  if (result.status === 'scored') {
-    const detail = failing.callCount() === 0 ? 'without calling the target at all' : `after the target threw a retryable ProviderError (${providerError.code})`;
-    assert.fail(
-      `item "${item.id}": the rollout returned a scored result (hard ${result.hard}, soft ${result.soft}) ${detail}; a provider failure must be rethrown or returned as status 'errored', never scored`,
-    );
-  }
-  assert.ok(
-    result.error.retryable,
-    `item "${item.id}": the errored result for a retryable ProviderError is marked retryable: false, so core would not retry it`,
-  );
+  await assertTargetFailureIsNotScored(environment, {
+    item: plan.items[0] as TaskItem,
+    skill: plan.skill,
+    kind: chooseTargetKind(environment, options),
+    error: createRetryableProviderErrorForTests(),
+    failure: 'a retryable ProviderError',
+  });
 };
 
 /** An already-aborted signal: the rollout rejects or returns `errored`, and never returns a score. */
@@ -347,7 +204,7 @@ export const checkAbortedSignalIsHonoured: ConformanceCheck = async (environment
 export const checkAbortDuringRolloutIsHonoured: ConformanceCheck = async (environment, options = {}) => {
   const plan = await planRollouts(environment, options);
   const item = plan.items[0] as TaskItem;
-  const stalling = createStallingTarget(chooseTargetKind(environment));
+  const stalling = createStallingTarget(chooseTargetKind(environment, options));
   const controller = new AbortController();
   const graceMs = options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS;
   try {

@@ -29,6 +29,12 @@ export { createRolloutWorkDirectory, type RolloutWorkDirectory } from './rollout
 export { generateWithin } from './target-call-within.js';
 export { chatTargetModel } from './chat-target.js';
 
+// The agent rollout: task.md and the item's files in the workspace, the prompt, the run
+export { AGENT_TASK_FILE, agentTaskFiles } from './agent-task-file.js';
+export { buildAgentTaskPrompt } from './agent-task-prompt.js';
+export { type AgentTask, type AgentTaskRun, type AgentTaskRunDetails, LONGEST_AGENT_TIME_LIMIT_MS, runAgentTask } from './agent-task.js';
+export { answerOnce, type SingleAnswerTask, type TargetAnswer } from './target-answer.js';
+
 // Scoring
 export { answerTokens, isBlankAnswer, normaliseAnswer } from './answer-normalisation.js';
 export { exactMatch } from './exact-match.js';

@@ -66,9 +66,16 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
   };
 }
 
+/** What an agent can read of a request without a tool: its prompt and the text files it is given (`task.md`, …). */
+function readableText(request: AgentRunRequest): string {
+  const texts = (request.files ?? []).flatMap((file) => (typeof file.content === 'string' ? [file.content] : []));
+  return [request.prompt, ...texts].join('\n');
+}
+
 /**
- * TEST DOUBLE. An AgentRunner that knows every answer: it finds the item its prompt is about and
- * answers with the item's first reference (see `createReferenceAnsweringChatModel`).
+ * TEST DOUBLE. An AgentRunner that knows every answer: it finds the item its prompt or its text
+ * files (an env's `task.md`) are about and answers with the item's first reference (see
+ * `createReferenceAnsweringChatModel`).
  */
 export function createReferenceAnsweringAgentRunner(items: readonly TaskItem[], options: ReferenceAnsweringOptions = {}): ScriptedAgentRunner {
   const findItem = createReferenceAnswerKey(items);
@@ -77,7 +84,7 @@ export function createReferenceAnsweringAgentRunner(items: readonly TaskItem[], 
   return createScriptedAgentRunner({
     modelId: 'reference-answering-agent-runner',
     reply: (request) => {
-      const item = findItem(request.prompt);
+      const item = findItem(readableText(request));
       const reference = item?.references?.[0];
       return item === undefined || reference === undefined ? unknownReply : formatAnswer(reference, item);
     },

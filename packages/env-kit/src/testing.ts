@@ -1,6 +1,7 @@
 // `@skillopt/env-kit/testing`: test doubles for an env's own unit tests (scripted, reference-
-// answering, failing and stalling targets, a rollout context for envs that write no files), kept
-// out of the main entry so production code never loads them.
+// answering, failing and stalling targets, a rollout context for envs that write no files, an
+// answerer that reads an agent's task file), kept out of the main entry so production code never
+// loads them.
 export { type AnswerFormatter, createReferenceAnswerKey, formatAnswerInTags } from './reference-answer-key.js';
 export {
   createReferenceAnsweringChatModel,
@@ -27,4 +28,9 @@ export {
   createStallingTarget,
   type StallingTarget,
 } from './test-double-targets.js';
-export { createFilelessRolloutContextForTests } from './test-double-rollout-context.js';
+export {
+  createFilelessRolloutContextForTests,
+  createWorkDirectoryRolloutContextsForTests,
+  type WorkDirectoryRolloutContexts,
+} from './test-double-rollout-context.js';
+export { createTaskFileAnswerer } from './test-double-task-file-answerer.js';

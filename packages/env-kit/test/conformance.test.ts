@@ -1,6 +1,14 @@
 import { AssertionError } from 'node:assert';
-import type { Environment } from '@skillopt/contract';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createReferenceHarnessRunner, referenceHarnessTranscript, type FakeHarnessInvocation } from '@skillopt/backends-kit/testing';
+import type { Environment, TaskItem, Target } from '@skillopt/contract';
 import {
+  AGENT_TARGET_CONFORMANCE_CHECKS,
+  checkAgentWorkspaceHoldsTheTask,
+  checkCrashedHarnessIsNotScored,
+  checkUntaggedAgentAnswerIsScoredAsChat,
   checkAbortDuringRolloutIsHonoured,
   checkAbortedSignalIsHonoured,
   checkConcurrentRolloutsMatchSequential,
@@ -16,8 +24,23 @@ import {
   runEnvironmentConformance,
   type ConformanceTestRunner,
 } from '../src/conformance';
-import { createScriptedChatModel } from '../src/testing';
+import { createScriptedChatModel, createTaskFileAnswerer } from '../src/testing';
 import { createQaEnvironment } from './qa-environment';
+
+const harnessDirectory = mkdtempSync(path.join(tmpdir(), 'env-kit-reference-harness-'));
+afterAll(() => rmSync(harnessDirectory, { recursive: true, force: true }));
+
+/** The reference runner of backends-kit on its fake harness: a real process that answers from the task.md it finds in its workspace. */
+function referenceHarnessTarget(items: readonly TaskItem[]): Target {
+  const answer = createTaskFileAnswerer(items);
+  return {
+    kind: 'agent',
+    runner: createReferenceHarnessRunner({
+      directory: harnessDirectory,
+      scenario: (request) => ({ transcript: referenceHarnessTranscript(answer(request.workspace)) }),
+    }),
+  };
+}
 
 // The suite registered exactly as a third-party env package would, with the default target double.
 describeEnvironmentConformance({ name: 'qa-test env', createEnvironment: () => createQaEnvironment() });
@@ -30,6 +53,16 @@ describeEnvironmentConformance({
   splits: ['train'],
   sampleSize: 2,
 });
+
+// And with an agent target: the reference harness runner, then the default agent double.
+describeEnvironmentConformance({
+  name: 'qa-test env with the reference harness',
+  createEnvironment: () => createQaEnvironment(),
+  targetKind: 'agent',
+  target: referenceHarnessTarget,
+});
+
+describeEnvironmentConformance({ name: 'qa-test env with the agent double', createEnvironment: () => createQaEnvironment(), targetKind: 'agent' });
 
 // And with the runner passed explicitly, as a Vitest user without globals would.
 describeEnvironmentConformance(
@@ -123,6 +156,46 @@ describe('the conformance suite catches broken envs', () => {
     await expectCheckToFail(checkRolloutResultsAreValid(environment), /hold no items, so no rollout can be checked/);
   });
 
+  it('an agent rollout that copies the split into the workspace', async () => {
+    const environment = createQaEnvironment({ agentWorkspaceHoldsTheSplit: true });
+    await expectCheckToFail(
+      checkAgentWorkspaceHoldsTheTask(environment, { targetKind: 'agent' }),
+      /item "qa-001": the agent's workspace holds \["split\/train\/items.json","task.md"\]; it must hold task.md and the item's own files only, \["task.md"\]/,
+    );
+  });
+
+  it("an agent rollout whose task.md is not the chat prompt's task", async () => {
+    const environment = createQaEnvironment({ agentTaskDiffersFromChat: true });
+    await expectCheckToFail(
+      checkAgentWorkspaceHoldsTheTask(environment, { targetKind: 'agent' }),
+      /task.md must hold the task exactly as the chat prompt's user message presents it/,
+    );
+  });
+
+  it('an agent rollout that scores a crashed harness', async () => {
+    const environment = createQaEnvironment({ scoreProviderErrors: true });
+    await expectCheckToFail(
+      checkCrashedHarnessIsNotScored(environment),
+      /the rollout returned a scored result \(hard 0, soft 0\) after the target threw a crashed harness's retryable ProviderError \(process-crashed\)/,
+    );
+  });
+
+  it('an agent rollout that reads only tagged answers', async () => {
+    const environment = createQaEnvironment({ agentAnswerNeedsTags: true });
+    await expectCheckToFail(
+      checkUntaggedAgentAnswerIsScoredAsChat(environment),
+      /item "qa-001": the untagged agent answer scored \{"hard":0,"soft":0,"prediction":""\}, the same chat reply \{"hard":1,"soft":1,"prediction":"Paris"\}/,
+    );
+  });
+
+  it('an env asked to drive a kind of target it does not support', async () => {
+    const chatOnly: Environment = { ...createQaEnvironment(), targetKinds: ['chat'] };
+    await expectCheckToFail(
+      checkEnvironmentShape(chatOnly, { targetKind: 'agent' }),
+      /asked to drive a target of kind "agent", which the env does not support \(chat\)/,
+    );
+  });
+
   it('reports every failing check when run outside a test runner', async () => {
     const outcomes = await runEnvironmentConformance({
       name: 'broken',
@@ -214,6 +287,36 @@ describe('the conformance suite on a conforming env', () => {
     };
     const outcomes = await runEnvironmentConformance({ name: 'agent-only', createEnvironment: () => environment });
     expect(outcomes.filter((outcome) => !outcome.passed)).toEqual([]);
+  });
+
+  it('runs the reference harness in a workspace of task.md beside the skill it installs, and nothing else', async () => {
+    const invocations: FakeHarnessInvocation[] = [];
+    const environment = createQaEnvironment();
+    const items = await environment.loadSplit('train');
+    const answer = createTaskFileAnswerer(items);
+    let runs = 0;
+    const target: Target = {
+      kind: 'agent',
+      runner: createReferenceHarnessRunner({
+        directory: harnessDirectory,
+        scenario: (request) => ({
+          transcript: referenceHarnessTranscript(answer(request.workspace)),
+          recordInvocationTo: path.join(harnessDirectory, `invocation-${(runs += 1)}.json`),
+        }),
+      }),
+    };
+    const outcomes = await runEnvironmentConformance({ name: 'qa', createEnvironment: () => environment, target, splits: ['train'], sampleSize: 2 });
+    expect(outcomes.filter((outcome) => !outcome.passed)).toEqual([]);
+    for (let run = 1; run <= runs; run += 1) invocations.push(JSON.parse(readFileSync(path.join(harnessDirectory, `invocation-${run}.json`), 'utf8')));
+    expect(invocations.length).toBeGreaterThan(0);
+    for (const invocation of invocations) expect(invocation.files).toEqual(['AGENTS.md', 'task.md']);
+  });
+
+  it('adds the agent checks when the options drive an agent target', () => {
+    const names: string[] = [];
+    const runner: ConformanceTestRunner = { describe: (_name, body) => body(), it: (name) => void names.push(name) };
+    describeEnvironmentConformance({ name: 'qa', createEnvironment: () => createQaEnvironment(), targetKind: 'agent' }, runner);
+    expect(names).toEqual([...ENVIRONMENT_CONFORMANCE_CHECKS, ...AGENT_TARGET_CONFORMANCE_CHECKS].map((check) => check.name));
   });
 
   it('registers one describe block with one test per check on the runner it is given', () => {

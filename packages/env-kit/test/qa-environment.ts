@@ -1,10 +1,10 @@
 // A tiny question-answering env used by the conformance tests: items from a split directory, one
-// model call per item, exact match and token F1. Each "flaw" switches on one mistake the
+// model call (or one agent run) per item, exact match and token F1. Each "flaw" switches on one mistake the
 // conformance suite must catch.
 import path from 'node:path';
 import { z } from 'zod';
-import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type SplitName, type TaskItem } from '@skillopt/contract';
-import { exactMatch, extractTaggedAnswer, loadSplitItems, tokenF1 } from '../src/index';
+import type { Environment, RolloutContext, RolloutResult, SplitName, TaskItem } from '@skillopt/contract';
+import { exactMatch, extractTaggedAnswer, loadSplitItems, locateTaggedAnswer, runAgentTask, tokenF1 } from '../src/index';
 
 export const QA_SPLIT_ROOT = path.join(__dirname, 'fixtures', 'qa-split');
 
@@ -29,6 +29,12 @@ export interface QaEnvironmentFlaws {
   duplicateIds?: boolean;
   /** Teardown rejects. */
   failingTeardown?: boolean;
+  /** Copies the whole train split into the agent's workspace beside task.md. */
+  agentWorkspaceHoldsTheSplit?: boolean;
+  /** Writes task.md with a heading the chat prompt does not have. */
+  agentTaskDiffersFromChat?: boolean;
+  /** Scores an agent's answer only from `<answer>` tags, unlike its chat replies. */
+  agentAnswerNeedsTags?: boolean;
 }
 
 export interface QaEnvironment extends Environment {
@@ -63,25 +69,47 @@ export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironme
     });
   }
 
+  async function reply(item: TaskItem, context: RolloutContext): Promise<string> {
+    const question = item.question ?? '';
+    if (context.target.kind === 'agent') {
+      const run = await runAgentTask(
+        context.target.runner,
+        {
+          text: flaws.agentTaskDiffersFromChat ? `# Task\n\n${question}` : question,
+          files: flaws.agentWorkspaceHoldsTheSplit ? [{ path: 'split/train/items.json', content: JSON.stringify(await loadSplit('train')) }] : [],
+        },
+        flaws.ignoreSignal ? { ...context, signal: new AbortController().signal } : context,
+        1000,
+      );
+      return run.finalText;
+    }
+    const answer = await context.target.model.generate({
+      messages: [
+        { role: 'system', content: `Answer inside <answer></answer> tags.\n\n## Skill\n${context.skill}` },
+        { role: 'user', content: question },
+      ],
+      purpose: 'rollout',
+      ...(flaws.ignoreSignal ? {} : { signal: context.signal }),
+    });
+    return answer.text;
+  }
+
+  function extractPrediction(text: string, kind: 'chat' | 'agent'): string {
+    if (kind === 'agent' && flaws.agentAnswerNeedsTags) {
+      const located = locateTaggedAnswer(text);
+      return located.source === 'tag' ? located.answer : '';
+    }
+    return extractTaggedAnswer(text);
+  }
+
   async function rollout(item: TaskItem, context: RolloutContext): Promise<RolloutResult> {
     if (!flaws.ignoreSignal) context.signal.throwIfAborted();
-    if (context.target.kind !== 'chat') {
-      throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: 'the QA env needs a chat target' });
-    }
     currentItem = item;
     if (flaws.shareStateBetweenRollouts) await untilAnotherRolloutStarts();
     const question = item.question ?? '';
     let text: string;
     try {
-      const reply = await context.target.model.generate({
-        messages: [
-          { role: 'system', content: `Answer inside <answer></answer> tags.\n\n## Skill\n${context.skill}` },
-          { role: 'user', content: question },
-        ],
-        purpose: 'rollout',
-        ...(flaws.ignoreSignal ? {} : { signal: context.signal }),
-      });
-      text = reply.text;
+      text = await reply(item, context);
     } catch (error) {
       if (flaws.scoreProviderErrors) {
         return { status: 'scored', id: item.id, taskType: item.taskType, hard: 0, soft: 0, prediction: '' };
@@ -99,7 +127,7 @@ export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironme
     }
     const scoredItem = flaws.shareStateBetweenRollouts ? (currentItem ?? item) : item;
     const references = scoredItem.references ?? [];
-    const prediction = extractTaggedAnswer(text);
+    const prediction = extractPrediction(text, context.target.kind);
     const hard = exactMatch(prediction, references);
     return {
       status: 'scored',
@@ -121,7 +149,7 @@ export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironme
   const environment: QaEnvironment = {
     specificationVersion: 'v1',
     id: 'qa-test',
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: ['qa'],
     setupCalls: 0,
     teardownCalls: 0,

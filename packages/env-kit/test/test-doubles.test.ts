@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ProviderError, type GenerateRequest, type TaskItem } from '@skillopt/contract';
 import {
   createFailingTarget,
@@ -8,6 +9,7 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
+  createWorkDirectoryRolloutContextsForTests,
 } from '../src/testing';
 
 const items: TaskItem[] = [
@@ -82,6 +84,16 @@ describe('reference-answering doubles', () => {
     expect(result.usage.estimated).toBe(true);
   });
 
+  it('finds the item in the task file of the request, as an env writes it', async () => {
+    const runner = createReferenceAnsweringAgentRunner(items);
+    const files = [
+      { path: 'task.md', content: '## Question\n\nWhat is 2 + 2 + 2?' },
+      { path: 'page.png', content: new Uint8Array([0x89, 0x50]) },
+    ];
+    const result = await runner.run({ skill: '', prompt: 'Read `task.md`.', workspace: '/tmp/none', files, timeoutMs: 10, purpose: 'rollout' });
+    expect(result.finalText).toBe('<answer>6</answer>');
+  });
+
   it('scripted agent runner honours aborts', async () => {
     const runner = createScriptedAgentRunner({ reply: () => new Promise<string>(() => undefined) });
     const controller = new AbortController();
@@ -129,5 +141,20 @@ describe('failing and stalling targets', () => {
     await expect(stalling.target.runner.run({ skill: '', prompt: 'y', workspace: '/tmp', timeoutMs: 1, purpose: 'rollout' })).rejects.toThrow(
       /released by the test/,
     );
+  });
+});
+
+describe('rollout contexts with work directories', () => {
+  it('makes a directory per context on first use, the same one after, and removes them all', async () => {
+    const contexts = createWorkDirectoryRolloutContextsForTests();
+    const target = { kind: 'chat' as const, model: createScriptedChatModel({ reply: ['x'] }) };
+    const first = contexts.contextFor({ skill: 's', target, itemId: 'item/1' });
+    const second = contexts.contextFor({ skill: 's', target, itemId: 'item/1', sampleIndex: 1 });
+    const directory = await first.workDirectory();
+    expect(await first.workDirectory()).toBe(directory);
+    expect(await second.workDirectory()).not.toBe(directory);
+    expect(existsSync(directory)).toBe(true);
+    await contexts.removeAll();
+    expect(existsSync(directory)).toBe(false);
   });
 });

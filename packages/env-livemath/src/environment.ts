@@ -20,8 +20,8 @@ import {
   type LiveMathChoice,
   type LiveMathTaskItem,
 } from './items.js';
-import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
-import { chatTargetModel, generateWithin } from '@skillopt/env-kit';
+import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { answerOnce } from '@skillopt/env-kit';
 
 /** The env's id: what `env.name` says in a config. */
 export const LIVEMATH_ENVIRONMENT_ID = 'livemath';
@@ -91,14 +91,14 @@ function asLiveMathItem(item: TaskItem): LiveMathTaskItem {
 }
 
 /**
- * Rolls one item out: exactly one target call (`purpose: 'rollout'`), scored by the picked label
- * (hard = soft = 1 when correct). Errors of the target, including the signal's abort reason and the
- * `exec_timeout` ProviderError, propagate: the trainer retries them; they are never scored.
+ * Rolls one item out: exactly one target call (`purpose: 'rollout'`) or one agent run (the user
+ * prompt as `task.md`), scored by the picked label (hard = soft = 1 when correct). Errors of the
+ * target, including the signal's abort reason, a crashed harness and the `exec_timeout`
+ * ProviderError, propagate: the trainer retries them; they are never scored.
  */
 export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
-  const { target, signal, skill } = context;
+  const { signal, skill } = context;
   signal.throwIfAborted();
-  const model = chatTargetModel(target, 'livemath');
   const item = asLiveMathItem(taskItem);
   const shown = { theorem: config.use_theorem && item.theorem !== undefined, sketch: config.use_sketch && item.sketch !== undefined };
   const userPrompt = buildUserPrompt({
@@ -108,17 +108,12 @@ export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: Task
     ...(shown.sketch ? { sketch: item.sketch } : {}),
   });
   const started = Date.now();
-  const reply = await generateWithin(
-    model,
+  const reply = await answerOnce(
     {
-      messages: [
-        { role: 'system', content: buildSystemPrompt(skill) },
-        { role: 'user', content: userPrompt },
-      ],
-      maxOutputTokens: config.max_completion_tokens,
-      purpose: 'rollout',
+      chat: { system: buildSystemPrompt(skill), user: userPrompt, maxOutputTokens: config.max_completion_tokens },
+      agent: { text: userPrompt, notes: AGENT_TASK_NOTES },
     },
-    signal,
+    context,
     config.exec_timeout * 1000,
   );
   const durationMs = Date.now() - started;
@@ -150,8 +145,7 @@ export async function rolloutLiveMathItem(config: LiveMathConfig, taskItem: Task
       correctLabel,
       correctText,
       theoremTypes: item.theorem_types,
-      finishReason: reply.finishReason,
-      turns: 1,
+      ...reply.details,
     },
   };
 }
@@ -185,7 +179,7 @@ export function createLiveMathEnvironment(input: LiveMathConfigInput | LiveMathC
   return {
     specificationVersion: 'v1',
     id: LIVEMATH_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: [LIVEMATH_TASK_TYPE],
     initialSkill: async () => LIVEMATH_INITIAL_SKILL,
     async loadSplit(split) {

@@ -12,7 +12,7 @@ describe('the package entry', () => {
     const environment = entry.createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
     expect(isEnvironment(environment)).toBe(true);
     expect(environment.id).toBe('livemath');
-    expect(environment.targetKinds).toEqual(['chat']);
+    expect(environment.targetKinds).toEqual(['chat', 'agent']);
     expect(environment.taskTypes).toEqual(['math_mcq']);
     const skill = await environment.initialSkill();
     expect(skill).toMatch(/^# Answering multiple-choice mathematics questions/);

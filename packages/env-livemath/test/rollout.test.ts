@@ -15,8 +15,10 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
+  createWorkDirectoryRolloutContextsForTests,
 } from '@skillopt/env-kit/testing';
-import { ANSWER_FORMAT_INSTRUCTION, createEnvironment, type LiveMathTaskItem } from '../src/index';
+import { AGENT_TASK_FILE } from '@skillopt/env-kit';
+import { ANSWER_FORMAT_INSTRUCTION, buildUserPrompt, createEnvironment, type LiveMathTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 
 const SKILL = '# My skill\n\nRule 7: test the boundary cases.\n';
@@ -179,14 +181,51 @@ describe('rollout', () => {
     stalling.release();
   });
 
-  it('refuses an agent target and an item without choices with clear errors', async () => {
-    const [item] = await environment.loadSplit('train');
-    const runner = createScriptedAgentRunner({ reply: ['<answer>A</answer>'] });
-    await expect(environment.rollout(item!, contextFor({ kind: 'agent', runner }))).rejects.toThrow(/livemath drives a chat model/);
+  it('refuses an item without choices with a clear error', async () => {
     const model = createScriptedChatModel({ reply: ['<answer>A</answer>'] });
     await expect(
       environment.rollout({ id: 'bare', taskType: 'math_mcq', question: 'Q?', references: ['A'] }, contextFor({ kind: 'chat', model })),
     ).rejects.toThrow(/has no question, choices or correct label/);
     expect(model.calls).toHaveLength(0);
+  });
+});
+
+describe('rollout with an agent target', () => {
+  const contexts = createWorkDirectoryRolloutContextsForTests();
+  afterEach(() => contexts.removeAll());
+
+  it('runs the agent once on task.md holding the question and lettered choices, and scores the letter of its final text as chat does', async () => {
+    const [item] = await allItems();
+    const correct = item!.references[0]!;
+    const runner = createScriptedAgentRunner({ reply: () => `Checking each choice.\n<answer>${correct}</answer>` });
+    const result = scored(await environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id })));
+    expect(runner.calls).toHaveLength(1);
+    const request = runner.calls[0]!;
+    const userPrompt = buildUserPrompt({ question: item!.question, choices: item!.choices });
+    expect(request.files).toEqual([{ path: AGENT_TASK_FILE, content: userPrompt }]);
+    expect(request).toMatchObject({ skill: SKILL, timeoutMs: 300_000, purpose: 'rollout' });
+    expect(request.prompt).toContain('the letter of the choice you pick');
+    expect(result).toMatchObject({ hard: 1, soft: 1, prediction: correct, details: { targetKind: 'agent', predictedLabel: correct, answerSource: 'tag' } });
+
+    const untagged = `I pick\n${correct}`;
+    const chat = scored(await environment.rollout(item!, contextFor({ kind: 'chat', model: createScriptedChatModel({ reply: () => untagged }) })));
+    const agent = scored(
+      await environment.rollout(
+        item!,
+        contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner: createScriptedAgentRunner({ reply: () => untagged }) }, itemId: item!.id }),
+      ),
+    );
+    expect([agent.hard, agent.prediction, agent.details?.answerSource]).toEqual([chat.hard, chat.prediction, chat.details?.answerSource]);
+  });
+
+  it('passes a crashed harness on as the error it is, never a score', async () => {
+    const [item] = await environment.loadSplit('train');
+    const crash = new ProviderError({ provider: 'test-double', code: ERROR_CODES.processCrashed, message: 'the harness exited with code 1', retryable: true });
+    const runner = createScriptedAgentRunner({
+      reply: () => {
+        throw crash;
+      },
+    });
+    await expect(environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id }))).rejects.toBe(crash);
   });
 });

@@ -1,10 +1,10 @@
 import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem, type TrajectoryTurn } from '@skillopt/contract';
-import { chatTargetModel, createSplitSource, generateWithin } from '@skillopt/env-kit';
+import { answerOnce, createSplitSource } from '@skillopt/env-kit';
 import { parseSearchQaConfig, type SearchQaConfig, type SearchQaConfigInput } from './config.js';
 import { scoreSearchQaReply, type SearchQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { SEARCHQA_TASK_TYPE, searchQaItemMapper, type SearchQaTaskItem } from './items.js';
-import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
 
 /** The env's id: what `env.name` says in a config. */
 export const SEARCHQA_ENVIRONMENT_ID = 'searchqa';
@@ -47,28 +47,22 @@ function asSearchQaItem(item: TaskItem): SearchQaTaskItem {
 }
 
 /**
- * Rolls one item out: exactly one target call (`purpose: 'rollout'`), scored by exact match (hard)
- * and token F1 (soft). Errors of the target, including the signal's abort reason and the
- * `exec_timeout` ProviderError, propagate: the trainer retries them; they are never scored.
+ * Rolls one item out: exactly one target call (`purpose: 'rollout'`) or one agent run (the user
+ * prompt as `task.md`), scored from the reply by exact match (hard) and token F1 (soft). Errors of
+ * the target, including the signal's abort reason, a crashed harness and the `exec_timeout`
+ * ProviderError, propagate: the trainer retries them; they are never scored.
  */
 export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
-  const { target, signal, skill } = context;
-  signal.throwIfAborted();
-  const model = chatTargetModel(target, 'searchqa');
+  context.signal.throwIfAborted();
   const item = asSearchQaItem(taskItem);
   const userPrompt = buildUserPrompt(item.question, item.context, config.max_context_chars);
   const started = Date.now();
-  const reply = await generateWithin(
-    model,
+  const reply = await answerOnce(
     {
-      messages: [
-        { role: 'system', content: buildSystemPrompt(skill) },
-        { role: 'user', content: userPrompt },
-      ],
-      maxOutputTokens: config.max_completion_tokens,
-      purpose: 'rollout',
+      chat: { system: buildSystemPrompt(context.skill), user: userPrompt, maxOutputTokens: config.max_completion_tokens },
+      agent: { text: userPrompt, notes: AGENT_TASK_NOTES },
     },
-    signal,
+    context,
     config.exec_timeout * 1000,
   );
   const durationMs = Date.now() - started;
@@ -94,8 +88,7 @@ export async function rolloutSearchQaItem(config: SearchQaConfig, taskItem: Task
       f1: score.f1,
       subEm: score.subEm,
       answerSource: score.source,
-      finishReason: reply.finishReason,
-      turns: 1,
+      ...reply.details,
       ...(item.answer_type === undefined ? {} : { answerType: item.answer_type }),
     },
   };
@@ -109,7 +102,7 @@ export function createSearchQaEnvironment(input: SearchQaConfigInput | SearchQaC
   return {
     specificationVersion: 'v1',
     id: SEARCHQA_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: [SEARCHQA_TASK_TYPE],
     initialSkill: async () => SEARCHQA_INITIAL_SKILL,
     loadSplit: (split) => splits.load(split),

@@ -1,12 +1,18 @@
 /**
  * What the target reads: the skill as its system prompt, followed by one fixed instruction about
  * the answer format, and a user message with the search snippets (when the item has them) and the
- * question. The gold answers never appear in either.
+ * question. An agent gets the user message as its `task.md`. The gold answers never appear in any.
  */
 
 /** The fixed part of the system prompt: where the final answer goes. */
 export const ANSWER_FORMAT_INSTRUCTION =
   'Answer the question in the user message. You may reason first; end your reply with your final answer inside <answer></answer>.';
+
+/**
+ * What an agent's prompt adds about the task (its `task.md` is the user message below): the
+ * answer's form. The skill reaches it through its harness, not through the prompt.
+ */
+export const AGENT_TASK_NOTES = 'It is a question to answer from the search results it gives; keep the final answer short, the exact words that answer it.';
 
 /** The system prompt: the skill (when there is one) under a heading, then the answer-format instruction. */
 export function buildSystemPrompt(skill: string): string {

@@ -1,6 +1,27 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createReferenceHarnessRunner, referenceHarnessTranscript } from '@skillopt/backends-kit/testing';
+import type { Target, TaskItem } from '@skillopt/contract';
 import { describeEnvironmentConformance } from '@skillopt/env-kit/conformance';
+import { createTaskFileAnswerer } from '@skillopt/env-kit/testing';
 import { createEnvironment } from '../src/index';
 import { DEMO_SPLIT_DIR, FIXTURE_SPLIT_DIR } from './helpers';
+
+const harnessDirectory = mkdtempSync(path.join(tmpdir(), 'env-searchqa-reference-harness-'));
+afterAll(() => rmSync(harnessDirectory, { recursive: true, force: true }));
+
+/** The reference runner of backends-kit on its fake harness, answering from the task.md it finds in its workspace. */
+function referenceHarnessTarget(items: readonly TaskItem[]): Target {
+  const answer = createTaskFileAnswerer(items);
+  return {
+    kind: 'agent',
+    runner: createReferenceHarnessRunner({
+      directory: harnessDirectory,
+      scenario: (request) => ({ transcript: referenceHarnessTranscript(answer(request.workspace)) }),
+    }),
+  };
+}
 
 describeEnvironmentConformance({
   name: '@skillopt/env-searchqa (fixture split)',
@@ -12,4 +33,12 @@ describeEnvironmentConformance({
   name: '@skillopt/env-searchqa (demo split)',
   createEnvironment: () => createEnvironment({ split_dir: DEMO_SPLIT_DIR }),
   sampleSize: 12,
+});
+
+describeEnvironmentConformance({
+  name: '@skillopt/env-searchqa (fixture split, the reference harness)',
+  createEnvironment: () => createEnvironment({ split_dir: FIXTURE_SPLIT_DIR }),
+  targetKind: 'agent',
+  target: referenceHarnessTarget,
+  sampleSize: 4,
 });

@@ -11,7 +11,7 @@ describe('the package entry', () => {
   it('creates an environment with the SearchQA shape and our initial skill', async () => {
     const environment = entry.createEnvironment({ split_dir: FIXTURE_SPLIT_DIR });
     expect(isEnvironment(environment)).toBe(true);
-    expect(environment.targetKinds).toEqual(['chat']);
+    expect(environment.targetKinds).toEqual(['chat', 'agent']);
     expect(environment.taskTypes).toEqual(['qa']);
     const skill = await environment.initialSkill();
     expect(skill).toMatch(/^# Answering open-domain questions/);

@@ -14,7 +14,9 @@ import {
   createScriptedAgentRunner,
   createScriptedChatModel,
   createStallingTarget,
+  createWorkDirectoryRolloutContextsForTests,
 } from '@skillopt/env-kit/testing';
+import { AGENT_TASK_FILE } from '@skillopt/env-kit';
 import { ANSWER_FORMAT_INSTRUCTION, buildUserPrompt, createEnvironment, truncateContext, type SearchQaTaskItem } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 
@@ -161,12 +163,46 @@ describe('rollout', () => {
     expect(error).toMatchObject({ code: ERROR_CODES.providerTimeout, retryable: true, provider: 'test-double' });
     stalling.release();
   });
+});
 
-  it('refuses an agent target with a clear error', async () => {
+describe('rollout with an agent target', () => {
+  const contexts = createWorkDirectoryRolloutContextsForTests();
+  afterEach(() => contexts.removeAll());
+
+  it('runs the agent once on task.md holding the user prompt, with the skill and exec_timeout, and scores its final text as chat does', async () => {
+    const [item] = (await environment.loadSplit('train')) as SearchQaTaskItem[];
+    const reference = item!.references[0]!;
+    const runner = createScriptedAgentRunner({ reply: () => `I read the snippets.\n<answer>${reference}</answer>` });
+    const result = scored(await environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id })));
+    expect(runner.calls).toHaveLength(1);
+    const request = runner.calls[0]!;
+    const userPrompt = buildUserPrompt(item!.question, item!.context, 6000);
+    expect(request.files).toEqual([{ path: AGENT_TASK_FILE, content: userPrompt }]);
+    expect(request).toMatchObject({ skill: SKILL, timeoutMs: 120_000, purpose: 'rollout' });
+    expect(request.prompt).toContain('Read `task.md` in your working directory');
+    for (const answer of item!.references) expect(request.prompt).not.toContain(answer);
+    expect(result).toMatchObject({ hard: 1, soft: 1, prediction: reference, details: { targetKind: 'agent', exitCode: 0, answerSource: 'tag' } });
+    expect(result.trajectory?.turns[0]).toEqual({ role: 'user', content: userPrompt });
+
+    const chat = scored(await environment.rollout(item!, contextFor({ kind: 'chat', model: createScriptedChatModel({ reply: () => reference }) })));
+    const agent = scored(
+      await environment.rollout(
+        item!,
+        contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner: createScriptedAgentRunner({ reply: () => reference }) }, itemId: item!.id }),
+      ),
+    );
+    expect([agent.hard, agent.soft, agent.prediction]).toEqual([chat.hard, chat.soft, chat.prediction]);
+  });
+
+  it('passes a crashed harness on as the error it is, never a score', async () => {
     const [item] = await environment.loadSplit('train');
-    const runner = createScriptedAgentRunner({ reply: ['<answer>x</answer>'] });
-    await expect(environment.rollout(item!, contextFor({ kind: 'agent', runner }))).rejects.toThrow(/searchqa drives a chat model/);
-    expect(runner.calls).toHaveLength(0);
+    const crash = new ProviderError({ provider: 'test-double', code: ERROR_CODES.processCrashed, message: 'the harness exited with code 1', retryable: true });
+    const runner = createScriptedAgentRunner({
+      reply: () => {
+        throw crash;
+      },
+    });
+    await expect(environment.rollout(item!, contexts.contextFor({ skill: SKILL, target: { kind: 'agent', runner }, itemId: item!.id }))).rejects.toBe(crash);
   });
 });
 
