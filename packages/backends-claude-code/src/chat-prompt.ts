@@ -1,7 +1,7 @@
 import { messageText, type Message } from '@skillopt/contract';
 
 /** The system prompt of a chat call whose messages carry none: Claude Code's own is for coding sessions. */
-export const DEFAULT_CHAT_SYSTEM_PROMPT = 'You are a helpful assistant. Answer the request directly.';
+const DEFAULT_CHAT_SYSTEM_PROMPT = 'You are a helpful assistant. Answer the request directly.';
 
 export interface ChatPrompt {
   /** Replaces Claude Code's system prompt. */

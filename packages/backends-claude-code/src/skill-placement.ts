@@ -11,7 +11,7 @@ export function skillFilePath(placement: SkillPlacement, skillName: string): str
  * name and description only, and loads its text when the model asks for it; the description names
  * the file, so a model (the simulator included) that reads files instead finds it too.
  */
-export function projectSkillDescription(skillName: string): string {
+function projectSkillDescription(skillName: string): string {
   return `The skill document for this task, at ${skillFilePath('project-skill', skillName)}: read it (or load it with the Skill tool) before you start, and follow it.`;
 }
 

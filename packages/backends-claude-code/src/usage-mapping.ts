@@ -1,7 +1,7 @@
 import type { Usage } from '@skillopt/contract';
 
 /** One model's entry of the result event's `modelUsage`, as Claude Code prints it. */
-export interface ClaudeModelUsage {
+interface ClaudeModelUsage {
   inputTokens?: unknown;
   outputTokens?: unknown;
   cacheReadInputTokens?: unknown;
