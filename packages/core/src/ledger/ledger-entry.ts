@@ -40,6 +40,7 @@ export function normaliseUsage(usage: Usage | undefined): Usage {
   if (usage === undefined) return { inputTokens: 0, outputTokens: 0 };
   const normalised: Usage = { inputTokens: count(usage.inputTokens), outputTokens: count(usage.outputTokens) };
   if (usage.cachedInputTokens !== undefined) normalised.cachedInputTokens = count(usage.cachedInputTokens);
+  if (usage.cacheWriteInputTokens !== undefined) normalised.cacheWriteInputTokens = count(usage.cacheWriteInputTokens);
   if (usage.reasoningTokens !== undefined) normalised.reasoningTokens = count(usage.reasoningTokens);
   if (usage.estimated === true) normalised.estimated = true;
   return normalised;

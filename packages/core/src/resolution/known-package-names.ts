@@ -27,7 +27,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'sim', published: true },
     { id: 'openai', published: true },
     { id: 'anthropic', published: true },
-    { id: 'claude-code', published: false },
+    { id: 'claude-code', published: true },
     { id: 'codex', published: true },
     { id: 'copilot', published: false },
     { id: 'opencode', published: false },
