@@ -40,7 +40,7 @@ export interface AgentCliFinding {
   problem?: string;
 }
 
-export interface AgentCliCache {
+interface AgentCliCache {
   directory: string;
   clis: AgentCliFinding[];
   /** Why the cache could not be read. */
