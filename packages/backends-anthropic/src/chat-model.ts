@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { ERROR_CODES, readGenerateRequest, SkillOptError, type ChatModel, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
-import { isRetryableError, withRetry, withTimeout, type RateLimiter, type RateLimitPermit } from '@skillopt/backends-kit';
+import { ERROR_CODES, SkillOptError, type ChatModel, type GenerateRequest, type GenerateResult } from '@skillopt/contract';
+import { acceptGenerateRequest, isRetryableError, withRetry, withTimeout, type RateLimiter, type RateLimitPermit } from '@skillopt/backends-kit';
 import { buildMessageParams, messageParamsWarnings } from './message-params.js';
 import { providerErrorFromAttempt } from './provider-error-mapping.js';
 import { ANTHROPIC_PROVIDER } from './provider.js';
@@ -58,15 +58,8 @@ export function createAnthropicChatModel(options: AnthropicChatModelOptions): Ch
   const modelId = settings.modelId;
 
   async function generate(received: GenerateRequest): Promise<GenerateResult> {
-    const reading = readGenerateRequest(received);
-    if (!reading.ok)
-      throw new SkillOptError({
-        code: ERROR_CODES.internal,
-        category: 'internal',
-        message: `${ANTHROPIC_PROVIDER}/${modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
-      });
-    const request = reading.request;
-    const warnings = [...reading.warnings, ...messageParamsWarnings(request)];
+    const { request, warnings: unknownFieldWarnings } = acceptGenerateRequest(received, `${ANTHROPIC_PROVIDER}/${modelId}`);
+    const warnings = [...unknownFieldWarnings, ...messageParamsWarnings(request)];
     const plan = buildMessageParams(request, settings, memory);
 
     const attempt = async (permit: RateLimitPermit | undefined): Promise<MappedReply> => {

@@ -1,10 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { runAgentHarness, withTemporaryWorkspace, type HarnessDefinition, type RateLimiter } from '@skillopt/backends-kit';
+import { acceptGenerateRequest, runAgentHarness, withTemporaryWorkspace, type HarnessDefinition, type RateLimiter } from '@skillopt/backends-kit';
 import {
   ProviderError,
-  readGenerateRequest,
-  SkillOptError,
   ERROR_CODES,
   type CallWarning,
   type ChatModel,
@@ -55,15 +53,8 @@ export function createClaudeCodeChatModel(options: ClaudeCodeChatModelOptions): 
     capabilities: { tools: false, images: false, jsonSchemaOutput: true, streaming: false, reportedUsage: true },
     defaultConcurrency: config.max_concurrency,
     async generate(received: GenerateRequest): Promise<GenerateResult> {
-      const reading = readGenerateRequest(received);
-      if (!reading.ok)
-        throw new SkillOptError({
-          code: ERROR_CODES.dataInvalid,
-          category: 'internal',
-          message: `${CLAUDE_CODE_PROVIDER} ${settings.modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
-        });
-      const request = reading.request;
-      const warnings: CallWarning[] = [...reading.warnings];
+      const { request, warnings: unknownFieldWarnings } = acceptGenerateRequest(received, `${CLAUDE_CODE_PROVIDER} ${settings.modelId}`);
+      const warnings: CallWarning[] = [...unknownFieldWarnings];
       const format = request.responseFormat;
       const jsonSchema = format?.type === 'json' ? format.schema : undefined;
       const prompt = buildChatPrompt(request.messages, { jsonInWords: format?.type === 'json' && jsonSchema === undefined });

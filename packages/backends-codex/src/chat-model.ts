@@ -3,15 +3,21 @@ import path from 'node:path';
 import {
   ERROR_CODES,
   ProviderError,
-  readGenerateRequest,
-  SkillOptError,
   type CallWarning,
   type ChatModel,
   type GenerateRequest,
   type GenerateResult,
   type ModelCapabilities,
 } from '@skillopt/contract';
-import { abortReason, runAgentHarness, withRetry, withTemporaryWorkspace, type HarnessDefinition, type RateLimiter } from '@skillopt/backends-kit';
+import {
+  acceptGenerateRequest,
+  abortReason,
+  runAgentHarness,
+  withRetry,
+  withTemporaryWorkspace,
+  type HarnessDefinition,
+  type RateLimiter,
+} from '@skillopt/backends-kit';
 import { CODEX_TERMINATION_GRACE_MS } from './agent-runner.js';
 import { codexExecArguments } from './codex-arguments.js';
 import { readCodexTranscript } from './codex-transcript.js';
@@ -52,16 +58,9 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
     capabilities: CODEX_CHAT_CAPABILITIES,
     ...(options.defaultConcurrency === undefined ? {} : { defaultConcurrency: options.defaultConcurrency }),
     async generate(received: GenerateRequest): Promise<GenerateResult> {
-      const reading = readGenerateRequest(received);
-      if (!reading.ok)
-        throw new SkillOptError({
-          code: ERROR_CODES.dataInvalid,
-          category: 'internal',
-          message: `${CODEX_PROVIDER} ${settings.modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
-        });
-      const request = reading.request;
+      const { request, warnings: unknownFieldWarnings } = acceptGenerateRequest(received, `${CODEX_PROVIDER} ${settings.modelId}`);
       if (request.signal?.aborted) throw abortReason(request.signal);
-      const warnings: CallWarning[] = [...reading.warnings, ...unhonouredSettings(request)];
+      const warnings: CallWarning[] = [...unknownFieldWarnings, ...unhonouredSettings(request)];
       const format = request.responseFormat;
       const schema = format?.type === 'json' ? format.schema : undefined;
       const { developerInstructions, prompt: conversation } = renderChatPrompt(request.messages);

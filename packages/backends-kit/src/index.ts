@@ -60,3 +60,4 @@ export { installSkillAsFile, type SkillFileOptions } from './skill-installation.
 export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SHORTENED_EVENT, type TranscriptRecorder } from './transcript-recorder.js';
 export { createHarnessRunner, runAgentHarness } from './agent-run.js';
 export { withTemporaryWorkspace } from './temporary-workspace.js';
+export { type AcceptedGenerateRequest, acceptGenerateRequest } from './generate-request.js';

@@ -1,13 +1,5 @@
-import {
-  ERROR_CODES,
-  readGenerateRequest,
-  SkillOptError,
-  type CallWarning,
-  type ChatModel,
-  type GenerateRequest,
-  type GenerateResult,
-} from '@skillopt/contract';
-import { estimateTokens, isRetryableError, withRetry, withTimeout, type RateLimiter, type RetryOptions } from '@skillopt/backends-kit';
+import type { CallWarning, ChatModel, GenerateRequest, GenerateResult } from '@skillopt/contract';
+import { acceptGenerateRequest, estimateTokens, isRetryableError, withRetry, withTimeout, type RateLimiter, type RetryOptions } from '@skillopt/backends-kit';
 import type OpenAI from 'openai';
 import { createClient, type ClientRuntime } from './create-client.js';
 import { isAnswerFailure } from './reply-errors.js';
@@ -106,15 +98,8 @@ export function createOpenAiChatModel(settings: ResolvedModelSettings, credentia
     },
     ...(runtime.defaultConcurrency === undefined ? {} : { defaultConcurrency: runtime.defaultConcurrency }),
     async generate(received: GenerateRequest): Promise<GenerateResult> {
-      const reading = readGenerateRequest(received);
-      if (!reading.ok)
-        throw new SkillOptError({
-          code: ERROR_CODES.dataInvalid,
-          category: 'internal',
-          message: `${settings.provider} ${settings.modelId}: an invalid generate request: ${reading.problems.join('; ')}`,
-        });
-      const request = reading.request;
-      const warnings: CallWarning[] = [...reading.warnings, ...requestWarnings(settings, request)];
+      const { request, warnings: unknownFieldWarnings } = acceptGenerateRequest(received, `${settings.provider} ${settings.modelId}`);
+      const warnings: CallWarning[] = [...unknownFieldWarnings, ...requestWarnings(settings, request)];
       const estimatedTokens = estimateTokens(promptText(request.messages)) + (request.maxOutputTokens ?? settings.maxTokens ?? 1_000);
       const result = await withRetry(() => attempt(request, estimatedTokens), {
         maxAttempts: settings.maxAttempts,
