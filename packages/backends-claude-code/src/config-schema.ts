@@ -22,7 +22,7 @@ const overridableShape = {
   effort: z.enum(EFFORTS).optional().describe("Claude Code's --effort. Absent: the CLI's default."),
   max_thinking_tokens: wholeNumber(0)
     .optional()
-    .describe('MAX_THINKING_TOKENS for the CLI; 0 turns thinking off (what a server without adaptive thinking, such as `skillopt sim serve`, needs).'),
+    .describe('MAX_THINKING_TOKENS for the CLI; 0 turns thinking off.'),
   timeout_ms: wholeNumber(1).optional().describe('Milliseconds one chat call may take before it fails with a retryable process-timeout. Default 600000.'),
 };
 
