@@ -2,8 +2,14 @@ import { skillFromSystemPrompt } from './target.js';
 
 const SKILL_FILE = /(?:^|\/)(?:SKILL|AGENTS|CLAUDE)\.md$/i;
 const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
-/** A line introducing an instruction file's contents: "Contents of /w/CLAUDE.md (…):", "# AGENTS.md instructions for /w". */
-const INSTRUCTION_FILE_HEADING = /^.*\b(?:AGENTS|CLAUDE)\.md\b.*$/gim;
+/**
+ * A line introducing an instruction file's contents, as the harnesses write it: Claude Code's
+ * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w". Anchored at the line's
+ * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
+ * is no heading, and reading on from it took in whatever followed (a skills listing with the
+ * run's temporary paths), so the same task got another skill on every run.
+ */
+const INSTRUCTION_FILE_HEADING = /^(?:Contents of \S*\b(?:AGENTS|CLAUDE)\.md\b.*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*)$/gim;
 /** Where such contents end: the closing tag of the block they sit in, or the next file's heading. */
 const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of /im;
 
@@ -16,7 +22,6 @@ function instructionFileContents(text: string): string[] {
   const contents: string[] = [];
   for (const heading of text.matchAll(INSTRUCTION_FILE_HEADING)) {
     const line = heading[0];
-    if (!/contents of|instructions for/i.test(line)) continue;
     let rest = text.slice((heading.index ?? 0) + line.length).replace(/^\s*<INSTRUCTIONS>\s*\n?/i, '');
     const end = CONTENTS_END.exec(rest);
     if (end) rest = rest.slice(0, end.index);
