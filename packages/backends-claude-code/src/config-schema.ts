@@ -20,9 +20,7 @@ const overridableShape = {
     .optional()
     .describe('The API origin Claude Code talks to (its ANTHROPIC_BASE_URL, without /v1). Absent: ANTHROPIC_BASE_URL of the environment, else Anthropic.'),
   effort: z.enum(EFFORTS).optional().describe("Claude Code's --effort. Absent: the CLI's default."),
-  max_thinking_tokens: wholeNumber(0)
-    .optional()
-    .describe('MAX_THINKING_TOKENS for the CLI; 0 turns thinking off.'),
+  max_thinking_tokens: wholeNumber(0).optional().describe('MAX_THINKING_TOKENS for the CLI; 0 turns thinking off.'),
   timeout_ms: wholeNumber(1).optional().describe('Milliseconds one chat call may take before it fails with a retryable process-timeout. Default 600000.'),
 };
 
