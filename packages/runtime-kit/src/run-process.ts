@@ -4,7 +4,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
-import { abortReason } from './abortable-wait.js';
+import { abortReason, sleep } from './abortable-wait.js';
 import { requireNonNegativeNumber, requirePositiveNumber } from './invalid-option.js';
 import { buildChildEnvironment } from './child-environment.js';
 import { createLineSplitter } from './line-splitter.js';
@@ -104,164 +104,187 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
   );
   const usesProcessGroup = process.platform !== 'win32';
 
-  return new Promise<ProcessResult>((resolve, reject) => {
-    const startedAt = performance.now();
-    let child: ChildProcess;
-    try {
-      child = spawn(command, [...(options.args ?? [])], {
-        cwd: options.cwd,
-        env: environment,
-        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-        // detached makes the child the leader of a new process group, so -pid reaches all of it.
-        detached: usesProcessGroup,
-        windowsHide: true,
-      });
-    } catch (error) {
-      reject(startFailure(command, options.cwd, provider, error));
-      return;
-    }
-    const stdout = child.stdout as NonNullable<ChildProcess['stdout']>;
-    const stderr = child.stderr as NonNullable<ChildProcess['stderr']>;
-
-    const stdoutTail = new OutputTail(maxOutputBytes);
-    const stderrTail = new OutputTail(maxOutputBytes);
-    let spawned = false;
-    let exited = false;
-    let settled = false;
-    let stopping = false;
-    let timedOut = false;
-    let abortedWith: { reason: unknown } | undefined;
-    let callbackFailure: { error: unknown } | undefined;
-    let exitStatus: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
-    const timers: NodeJS.Timeout[] = [];
-
-    const signalProcessGroup = (signalName: NodeJS.Signals): void => {
-      const pid = child.pid;
-      if (pid === undefined) return;
-      if (!usesProcessGroup) {
-        if (!exited) child.kill(signalName);
+  const startOnce = (): Promise<ProcessResult> =>
+    new Promise<ProcessResult>((resolve, reject) => {
+      const startedAt = performance.now();
+      let child: ChildProcess;
+      try {
+        child = spawn(command, [...(options.args ?? [])], {
+          cwd: options.cwd,
+          env: environment,
+          stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+          // detached makes the child the leader of a new process group, so -pid reaches all of it.
+          detached: usesProcessGroup,
+          windowsHide: true,
+        });
+      } catch (error) {
+        reject(startFailure(command, options.cwd, provider, error));
         return;
       }
-      try {
-        process.kill(-pid, signalName);
-      } catch {
-        // ESRCH: the group is already empty. EPERM cannot happen for our own children.
-      }
-    };
+      const stdout = child.stdout as NonNullable<ChildProcess['stdout']>;
+      const stderr = child.stderr as NonNullable<ChildProcess['stderr']>;
 
-    const stop = (graceMs: number): void => {
-      if (stopping) return;
-      stopping = true;
-      if (graceMs > 0) {
-        signalProcessGroup('SIGTERM');
-        timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), graceMs));
-      } else {
-        signalProcessGroup('SIGKILL');
-      }
-    };
+      const stdoutTail = new OutputTail(maxOutputBytes);
+      const stderrTail = new OutputTail(maxOutputBytes);
+      let spawned = false;
+      let exited = false;
+      let settled = false;
+      let stopping = false;
+      let timedOut = false;
+      let abortedWith: { reason: unknown } | undefined;
+      let callbackFailure: { error: unknown } | undefined;
+      let exitStatus: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null };
+      const timers: NodeJS.Timeout[] = [];
 
-    const lineReader = (onLine: ((line: string) => void) | undefined) => {
-      if (onLine === undefined) return undefined;
-      const decoder = new StringDecoder('utf8');
-      const splitter = createLineSplitter();
-      const deliver = (lines: string[]): void => {
-        for (const line of lines) {
-          if (callbackFailure !== undefined) return;
-          try {
-            onLine(line);
-          } catch (error) {
-            callbackFailure = { error };
-            stop(terminationGraceMs);
-          }
+      const signalProcessGroup = (signalName: NodeJS.Signals): void => {
+        const pid = child.pid;
+        if (pid === undefined) return;
+        if (!usesProcessGroup) {
+          if (!exited) child.kill(signalName);
+          return;
+        }
+        try {
+          process.kill(-pid, signalName);
+        } catch {
+          // ESRCH: the group is already empty. EPERM cannot happen for our own children.
         }
       };
-      return {
-        push: (chunk: Buffer) => deliver(splitter.push(decoder.write(chunk))),
-        end: () => deliver([...splitter.push(decoder.end()), ...splitter.end()]),
+
+      const stop = (graceMs: number): void => {
+        if (stopping) return;
+        stopping = true;
+        if (graceMs > 0) {
+          signalProcessGroup('SIGTERM');
+          timers.push(setTimeout(() => signalProcessGroup('SIGKILL'), graceMs));
+        } else {
+          signalProcessGroup('SIGKILL');
+        }
       };
-    };
-    const stdoutLines = lineReader(options.onStdoutLine);
-    const stderrLines = lineReader(options.onStderrLine);
 
-    stdout.on('data', (chunk: Buffer) => {
-      stdoutTail.push(chunk);
-      stdoutLines?.push(chunk);
-    });
-    stderr.on('data', (chunk: Buffer) => {
-      stderrTail.push(chunk);
-      stderrLines?.push(chunk);
-    });
+      const lineReader = (onLine: ((line: string) => void) | undefined) => {
+        if (onLine === undefined) return undefined;
+        const decoder = new StringDecoder('utf8');
+        const splitter = createLineSplitter();
+        const deliver = (lines: string[]): void => {
+          for (const line of lines) {
+            if (callbackFailure !== undefined) return;
+            try {
+              onLine(line);
+            } catch (error) {
+              callbackFailure = { error };
+              stop(terminationGraceMs);
+            }
+          }
+        };
+        return {
+          push: (chunk: Buffer) => deliver(splitter.push(decoder.write(chunk))),
+          end: () => deliver([...splitter.push(decoder.end()), ...splitter.end()]),
+        };
+      };
+      const stdoutLines = lineReader(options.onStdoutLine);
+      const stderrLines = lineReader(options.onStderrLine);
 
-    const onAbort = (): void => {
-      abortedWith = { reason: abortReason(signal as AbortSignal) };
-      stop(abortGraceMs);
-    };
+      stdout.on('data', (chunk: Buffer) => {
+        stdoutTail.push(chunk);
+        stdoutLines?.push(chunk);
+      });
+      stderr.on('data', (chunk: Buffer) => {
+        stderrTail.push(chunk);
+        stderrLines?.push(chunk);
+      });
 
-    const finish = (): void => {
-      if (settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      stdoutLines?.end();
-      stderrLines?.end();
-      if (callbackFailure !== undefined) reject(callbackFailure.error);
-      else if (abortedWith !== undefined) reject(abortedWith.reason);
-      else
-        resolve({
-          exitCode: exitStatus.code,
-          signal: exitStatus.signal,
-          timedOut,
-          stdout: stdoutTail.text(),
-          stderr: stderrTail.text(),
-          stdoutTruncated: stdoutTail.truncated,
-          stderrTruncated: stderrTail.truncated,
-          durationMs: Math.round(performance.now() - startedAt),
-        });
-    };
+      const onAbort = (): void => {
+        abortedWith = { reason: abortReason(signal as AbortSignal) };
+        stop(abortGraceMs);
+      };
 
-    child.once('spawn', () => {
-      spawned = true;
-    });
-    child.on('error', (error) => {
-      // After a successful start, 'error' only reports a failed kill, which the exit handling covers.
-      if (spawned || settled) return;
-      settled = true;
-      for (const timer of timers) clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      reject(startFailure(command, options.cwd, provider, error));
-    });
-    child.once('exit', (code, exitSignal) => {
-      exited = true;
-      if (settled) return;
-      exitStatus = { code, signal: exitSignal };
-      // Whatever the child left running in its group dies with it.
-      signalProcessGroup('SIGKILL');
-      timers.push(
-        setTimeout(() => {
-          stdout.destroy();
-          stderr.destroy();
-          finish();
-        }, PIPE_DRAIN_AFTER_EXIT_MS),
-      );
-    });
-    child.once('close', () => finish());
+      const finish = (): void => {
+        if (settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        stdoutLines?.end();
+        stderrLines?.end();
+        if (callbackFailure !== undefined) reject(callbackFailure.error);
+        else if (abortedWith !== undefined) reject(abortedWith.reason);
+        else
+          resolve({
+            exitCode: exitStatus.code,
+            signal: exitStatus.signal,
+            timedOut,
+            stdout: stdoutTail.text(),
+            stderr: stderrTail.text(),
+            stdoutTruncated: stdoutTail.truncated,
+            stderrTruncated: stderrTail.truncated,
+            durationMs: Math.round(performance.now() - startedAt),
+          });
+      };
 
-    if (options.stdin !== undefined && child.stdin) {
-      // A child that exits without reading its input makes the write fail with EPIPE; that is its
-      // business and shows in its exit status.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(options.stdin);
+      child.once('spawn', () => {
+        spawned = true;
+      });
+      child.on('error', (error) => {
+        // After a successful start, 'error' only reports a failed kill, which the exit handling covers.
+        if (spawned || settled) return;
+        settled = true;
+        for (const timer of timers) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(startFailure(command, options.cwd, provider, error));
+      });
+      child.once('exit', (code, exitSignal) => {
+        exited = true;
+        if (settled) return;
+        exitStatus = { code, signal: exitSignal };
+        // Whatever the child left running in its group dies with it.
+        signalProcessGroup('SIGKILL');
+        timers.push(
+          setTimeout(() => {
+            stdout.destroy();
+            stderr.destroy();
+            finish();
+          }, PIPE_DRAIN_AFTER_EXIT_MS),
+        );
+      });
+      child.once('close', () => finish());
+
+      if (options.stdin !== undefined && child.stdin) {
+        // A child that exits without reading its input makes the write fail with EPIPE; that is its
+        // business and shows in its exit status.
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(options.stdin);
+      }
+      if (options.timeoutMs !== undefined)
+        timers.push(
+          setTimeout(() => {
+            if (exited) return;
+            timedOut = true;
+            stop(terminationGraceMs);
+          }, options.timeoutMs),
+        );
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  return startRetryingWhileTextBusy(startOnce, signal);
+}
+
+/**
+ * The waits before another try at starting a command that failed with ETXTBSY. That error means
+ * the executable is open for writing somewhere: typically a script this process has just written,
+ * whose descriptor a child forked by another spawn still holds for the instant before it execs.
+ * It passes within milliseconds, and the command never started, so trying again is safe.
+ */
+const TEXT_BUSY_RETRY_DELAYS_MS = [10, 25, 50, 100, 200] as const;
+
+async function startRetryingWhileTextBusy(startOnce: () => Promise<ProcessResult>, signal: AbortSignal | undefined): Promise<ProcessResult> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await startOnce();
+    } catch (error) {
+      const delay = TEXT_BUSY_RETRY_DELAYS_MS[attempt];
+      const textBusy = error instanceof ProviderError && error.details?.errno === 'ETXTBSY';
+      if (delay === undefined || !textBusy || signal?.aborted) throw error;
+      await sleep(delay, signal);
     }
-    if (options.timeoutMs !== undefined)
-      timers.push(
-        setTimeout(() => {
-          if (exited) return;
-          timedOut = true;
-          stop(terminationGraceMs);
-        }, options.timeoutMs),
-      );
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  }
 }
 
 function startFailure(command: string, cwd: string | undefined, provider: string, error: unknown): ProviderError {
