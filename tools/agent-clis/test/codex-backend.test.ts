@@ -16,7 +16,8 @@ import { startLoopbackModel, type LoopbackModel } from './helpers/loopback-model
 
 const ITEM: TaskItem = { id: 'codex-spider', taskType: 'number', question: 'How many legs does a spider have?', references: ['8'] };
 const SKILL_MARKER = 'SKILL-MARKER-7f3a';
-const SKILL = `# Counting skill\n- Count carefully and answer with digits. (${SKILL_MARKER})\n- Give the final answer inside <answer></answer> tags.`;
+// The second rule addresses the simulated model's verbose habit, so its answer is the bare number.
+const SKILL = `# Counting skill\n- Count carefully and answer with digits. (${SKILL_MARKER})\n- Give only the number inside <answer></answer> tags, with no explanations.`;
 const PROMPT = [
   'Read `task.md` in your working directory: it holds your task.',
   'Follow the skill document your harness gave you; it was written for tasks like this one.',
