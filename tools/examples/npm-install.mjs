@@ -5,11 +5,14 @@
 // registry otherwise). Without package arguments, the @skillopt dependencies of the directory's
 // package.json are installed from their tarballs with --no-save, so the manifest stays as written.
 // Other packages come from npm's cache (npm_config_offline is set: the examples have no network).
+// A global install (-g) is only of the pinned agent CLIs: each is linked from the agent-CLI cache
+// into the document's bin folder on PATH (agent-cli-installs.mjs), and npm is not run.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
+import { parsePackageArgument } from './agent-cli-installs.mjs';
 
-const { tarballs, internalDependencies } = JSON.parse(readFileSync(process.env.EXAMPLES_TARBALLS, 'utf8'));
+const { tarballs, internalDependencies, agentClis } = JSON.parse(readFileSync(process.env.EXAMPLES_TARBALLS, 'utf8'));
 const packageArgument = /^(@skillopt\/[a-z0-9-]+)(@.*)?$/;
 
 function tarballsOf(names) {
@@ -20,7 +23,35 @@ function tarballsOf(names) {
   });
 }
 
+/** Links each named agent CLI from the cache; throws for anything else, or another version than the pinned one. */
+function linkAgentClis(packageArguments) {
+  for (const argument of packageArguments) {
+    const { name, version } = parsePackageArgument(argument);
+    const install = agentClis[name];
+    if (install === undefined)
+      throw new Error(
+        `npm install -g ${argument}: the examples install globally only the agent CLIs pinned in tools/agent-clis/manifest.json (${Object.keys(agentClis).join(', ')})`,
+      );
+    if (version !== undefined && version !== install.version)
+      throw new Error(`npm install -g ${argument}: tools/agent-clis/manifest.json pins ${name}@${install.version}; write that version, or none`);
+    if (install.problem) throw new Error(install.problem);
+    const link = path.join(process.env.EXAMPLES_GLOBAL_BIN, install.bin);
+    rmSync(link, { force: true });
+    symlinkSync(install.binary, link);
+    console.error(`(examples: npm install -g ${argument} → the cached ${name}@${install.version}, linked as ${install.bin} on PATH)`);
+  }
+}
+
 const args = process.argv.slice(2);
+if (args.includes('-g') || args.includes('--global')) {
+  try {
+    linkAgentClis(args.filter((argument) => !argument.startsWith('-')));
+  } catch (error) {
+    console.error(`examples: ${error.message}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
 const named = args.filter((argument) => packageArgument.test(argument)).map((argument) => packageArgument.exec(argument)[1]);
 const others = args.filter((argument) => !packageArgument.test(argument));
 let rewritten;

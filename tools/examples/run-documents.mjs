@@ -99,8 +99,13 @@ for (const { document, examples } of plan.documents) {
   // A fresh directory inside the examples project, as a folder of a user's project: npm installs
   // go to the project (the nearest package.json), where every package is installed already, and
   // Node resolves the installed packages from here.
+  // A global `npm install -g` of an agent CLI links its cached binary here (npm-install.mjs).
+  const globalBin = path.join(state, 'global-bin');
+  mkdirSync(globalBin, { recursive: true });
   const environment = {
     ...plan.environment,
+    PATH: `${globalBin}${path.delimiter}${plan.environment.PATH}`,
+    EXAMPLES_GLOBAL_BIN: globalBin,
     HOME: path.join(state, 'home'),
     EXAMPLES_STATE: state,
     EXAMPLES_NPM_INSTALL: path.join(toolDirectory, 'npm-install.mjs'),

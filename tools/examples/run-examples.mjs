@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packPackage, publicPackages, withInternalDependencies, workspaceRoot } from '../pack-and-install/workspace-packages.mjs';
+import { agentCliInstalls, globalInstallPackages, parsePackageArgument } from './agent-cli-installs.mjs';
 import { collectDocuments } from './extract-examples.mjs';
 import { createCheckRecorder, secondsSince } from '../pack-and-install/check-recorder.mjs';
 
@@ -20,6 +21,8 @@ const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const SKIP_KINDS = new Set(['needs-key', 'non-loopback-host']);
 const results = { passed: [], failed: [], skipped: [], repositoryCheckout: [] };
 const startedAt = Date.now();
+// Documents named on the command line (`pnpm examples docs/backends/codex.md`) are the only ones run.
+const onlyDocuments = process.argv.slice(2);
 
 const record = createCheckRecorder(results);
 
@@ -31,6 +34,7 @@ function checkedSkips(documents) {
   );
   const valid = [];
   for (const skip of skips) {
+    if (onlyDocuments.length > 0 && !onlyDocuments.includes(skip.document)) continue;
     const name = `skip-list.json entry for ${skip.document}: ${skip.command}`;
     record(name, () => {
       if (!SKIP_KINDS.has(skip.kind))
@@ -60,6 +64,37 @@ function exampleEnvironment(projectDirectory, npmCache) {
   };
 }
 
+const underCi = () => Boolean(process.env.CI) && !['false', '0'].includes(process.env.CI);
+
+/**
+ * The documents whose globally installed agent CLIs are all in the agent-CLI cache. A document that
+ * needs one the cache lacks fails under CI (skipping it would hide a broken install) and is skipped
+ * elsewhere, as the agent-CLI tests are.
+ */
+function withAgentClisPresent(documents, agentClis) {
+  return documents.filter(({ document, examples }) => {
+    const missing = [
+      ...new Set(
+        examples
+          .flatMap((example) => example.commands.flatMap(globalInstallPackages))
+          .map((argument) => agentClis[parsePackageArgument(argument).name]?.problem),
+      ),
+    ].filter(Boolean);
+    if (missing.length === 0) return true;
+    if (underCi())
+      record(`${document}: the agent CLIs it installs`, () => {
+        throw new Error(missing.join('\n'));
+      });
+    else {
+      for (const problem of missing) {
+        results.skipped.push({ location: document, kind: 'agent-cli-not-installed', reason: problem });
+        console.log(`skip - ${document} (agent-cli-not-installed: ${problem})`);
+      }
+    }
+    return false;
+  });
+}
+
 function networkIsolation() {
   const probe = spawnSync('unshare', ['-rn', 'sh', '-c', 'ip link set lo up'], { stdio: 'pipe' });
   if (probe.status === 0) return (command) => ['unshare', ['-rn', 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', ...command]];
@@ -72,12 +107,21 @@ try {
   let documents = [];
   record("extract the examples of the READMEs, docs/**/*.md and the commands' --help", () => {
     documents = collectDocuments(workspaceRoot);
+    if (onlyDocuments.length > 0) {
+      const unknown = onlyDocuments.filter((name) => !documents.some(({ document }) => document === name));
+      if (unknown.length > 0) throw new Error(`no such document with examples: ${unknown.join(', ')}`);
+      documents = documents.filter(({ document }) => onlyDocuments.includes(document));
+    }
     return `${documents.reduce((count, document) => count + document.examples.length, 0)} examples in ${documents.length} documents`;
   });
   for (const document of documents) for (const example of document.examples) if (example.repositoryCheckout) results.repositoryCheckout.push(example.location);
-  const runnable = documents
-    .map((document) => ({ ...document, examples: document.examples.filter((example) => !example.repositoryCheckout) }))
-    .filter((document) => document.examples.length > 0);
+  const agentClis = agentCliInstalls();
+  const runnable = withAgentClisPresent(
+    documents
+      .map((document) => ({ ...document, examples: document.examples.filter((example) => !example.repositoryCheckout) }))
+      .filter((document) => document.examples.length > 0),
+    agentClis,
+  );
   const skips = checkedSkips(runnable);
 
   const packages = publicPackages();
@@ -100,7 +144,7 @@ try {
 
   if (installed) {
     const internalDependencies = Object.fromEntries(names.map((name) => [name, withInternalDependencies([name], packages)]));
-    writeFileSync(path.join(workDirectory, 'tarballs.json'), JSON.stringify({ tarballs, internalDependencies }, null, 2));
+    writeFileSync(path.join(workDirectory, 'tarballs.json'), JSON.stringify({ tarballs, internalDependencies, agentClis }, null, 2));
     const npmCache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
     const planPath = path.join(workDirectory, 'plan.json');
     const documentResultsPath = path.join(workDirectory, 'document-results.json');
@@ -133,7 +177,7 @@ try {
   results.durationSeconds = Number(secondsSince(startedAt));
   writeFileSync(path.join(resultsDirectory, 'examples.json'), JSON.stringify(results, null, 2));
   console.log(
-    `examples: ${results.passed.length} checks ok, ${results.failed.length} not ok, ${results.skipped.length} commands skipped (skip-list.json), ` +
+    `examples: ${results.passed.length} checks ok, ${results.failed.length} not ok, ${results.skipped.length} skipped (skip-list.json, agent CLIs not installed), ` +
       `${results.repositoryCheckout.length} blocks for a repository checkout not run; took ${results.durationSeconds} s`,
   );
 }
