@@ -29,6 +29,7 @@ export {
 } from './testing/fake-harness.js';
 export {
   createReferenceHarnessRunner,
+  referenceHarnessAgentTarget,
   referenceHarnessTranscript,
   REFERENCE_HARNESS_API_KEY_VARIABLE,
   REFERENCE_HARNESS_PROVIDER,

@@ -2,8 +2,13 @@ import { AssertionError } from 'node:assert';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createReferenceHarnessRunner, referenceHarnessTranscript, type FakeHarnessInvocation } from '@skillopt/backends-kit/testing';
-import type { Environment, TaskItem, Target } from '@skillopt/contract';
+import {
+  createReferenceHarnessRunner,
+  referenceHarnessAgentTarget,
+  referenceHarnessTranscript,
+  type FakeHarnessInvocation,
+} from '@skillopt/backends-kit/testing';
+import type { Environment, Target } from '@skillopt/contract';
 import {
   AGENT_TARGET_CONFORMANCE_CHECKS,
   checkAgentWorkspaceHoldsTheTask,
@@ -30,18 +35,6 @@ import { createQaEnvironment } from './qa-environment';
 const harnessDirectory = mkdtempSync(path.join(tmpdir(), 'env-kit-reference-harness-'));
 afterAll(() => rmSync(harnessDirectory, { recursive: true, force: true }));
 
-/** The reference runner of backends-kit on its fake harness: a real process that answers from the task.md it finds in its workspace. */
-function referenceHarnessTarget(items: readonly TaskItem[]): Target {
-  const answer = createTaskFileAnswerer(items);
-  return {
-    kind: 'agent',
-    runner: createReferenceHarnessRunner({
-      directory: harnessDirectory,
-      scenario: (request) => ({ transcript: referenceHarnessTranscript(answer(request.workspace)) }),
-    }),
-  };
-}
-
 // The suite registered exactly as a third-party env package would, with the default target double.
 describeEnvironmentConformance({ name: 'qa-test env', createEnvironment: () => createQaEnvironment() });
 
@@ -59,7 +52,7 @@ describeEnvironmentConformance({
   name: 'qa-test env with the reference harness',
   createEnvironment: () => createQaEnvironment(),
   targetKind: 'agent',
-  target: referenceHarnessTarget,
+  target: (items) => referenceHarnessAgentTarget(harnessDirectory, createTaskFileAnswerer(items)),
 });
 
 describeEnvironmentConformance({ name: 'qa-test env with the agent double', createEnvironment: () => createQaEnvironment(), targetKind: 'agent' });

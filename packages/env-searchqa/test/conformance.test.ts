@@ -1,8 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createReferenceHarnessRunner, referenceHarnessTranscript } from '@skillopt/backends-kit/testing';
-import type { Target, TaskItem } from '@skillopt/contract';
+import { referenceHarnessAgentTarget } from '@skillopt/backends-kit/testing';
 import { describeEnvironmentConformance } from '@skillopt/env-kit/conformance';
 import { createTaskFileAnswerer } from '@skillopt/env-kit/testing';
 import { createEnvironment } from '../src/index';
@@ -10,18 +9,6 @@ import { DEMO_SPLIT_DIR, FIXTURE_SPLIT_DIR } from './helpers';
 
 const harnessDirectory = mkdtempSync(path.join(tmpdir(), 'env-searchqa-reference-harness-'));
 afterAll(() => rmSync(harnessDirectory, { recursive: true, force: true }));
-
-/** The reference runner of backends-kit on its fake harness, answering from the task.md it finds in its workspace. */
-function referenceHarnessTarget(items: readonly TaskItem[]): Target {
-  const answer = createTaskFileAnswerer(items);
-  return {
-    kind: 'agent',
-    runner: createReferenceHarnessRunner({
-      directory: harnessDirectory,
-      scenario: (request) => ({ transcript: referenceHarnessTranscript(answer(request.workspace)) }),
-    }),
-  };
-}
 
 describeEnvironmentConformance({
   name: '@skillopt/env-searchqa (fixture split)',
@@ -39,6 +26,6 @@ describeEnvironmentConformance({
   name: '@skillopt/env-searchqa (fixture split, the reference harness)',
   createEnvironment: () => createEnvironment({ split_dir: FIXTURE_SPLIT_DIR }),
   targetKind: 'agent',
-  target: referenceHarnessTarget,
+  target: (items) => referenceHarnessAgentTarget(harnessDirectory, createTaskFileAnswerer(items)),
   sampleSize: 4,
 });

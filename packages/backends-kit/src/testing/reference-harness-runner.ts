@@ -1,4 +1,4 @@
-import type { AgentRunner, AgentRunRequest, TranscriptEvent, Usage } from '@skillopt/contract';
+import type { AgentRunner, AgentRunRequest, Target, TranscriptEvent, Usage } from '@skillopt/contract';
 import { createHarnessRunner } from '../agent-run.js';
 import type { HarnessDefinition, TranscriptOutcome, TranscriptTranslation } from '../harness-definition.js';
 import type { RateLimiter } from '../rate-limiter.js';
@@ -93,4 +93,16 @@ export function createReferenceHarnessRunner(options: ReferenceHarnessRunnerOpti
     ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
   };
   return createHarnessRunner(definition);
+}
+
+/**
+ * An agent target on the reference runner whose every run answers `answer(workspace)`: what an env's
+ * agent-mode conformance test gives the suite (with env-kit's `createTaskFileAnswerer`, the answer
+ * read from the task file the env wrote into the workspace).
+ */
+export function referenceHarnessAgentTarget(directory: string, answer: (workspace: string) => string): Target {
+  return {
+    kind: 'agent',
+    runner: createReferenceHarnessRunner({ directory, scenario: (request) => ({ transcript: referenceHarnessTranscript(answer(request.workspace)) }) }),
+  };
 }
