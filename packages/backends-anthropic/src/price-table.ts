@@ -2,13 +2,12 @@ import type { ModelPrice } from '@skillopt/contract';
 import { ANTHROPIC_PROVIDER } from './provider.js';
 
 /**
- * A model's price with Anthropic's cache-write rates beside the contract's fields. The contract
- * prices a cache write at the plain input rate (it has no field for writes); these figures are
- * here so a report that wants the exact bill can use them.
+ * A model's price with Anthropic's 1-hour cache-write rate beside the contract's fields. The
+ * contract's cache-write rate is the 5-minute one, which `cache_control: {type: 'ephemeral'}` (what
+ * this package sends) writes to.
  */
 export interface AnthropicModelPrice extends ModelPrice {
-  /** Writing to the 5-minute cache (what `cache_control: {type: 'ephemeral'}` does), USD per million tokens. */
-  cacheWrite5mUsdPerMillionTokens: number;
+  cacheWriteInputUsdPerMillionTokens: number;
   /** Writing to the 1-hour cache, USD per million tokens (not used by this package). */
   cacheWrite1hUsdPerMillionTokens: number;
 }
@@ -23,7 +22,7 @@ function price(modelId: string, input: number, cacheWrite5m: number, cacheWrite1
     inputUsdPerMillionTokens: input,
     cachedInputUsdPerMillionTokens: cacheRead,
     outputUsdPerMillionTokens: output,
-    cacheWrite5mUsdPerMillionTokens: cacheWrite5m,
+    cacheWriteInputUsdPerMillionTokens: cacheWrite5m,
     cacheWrite1hUsdPerMillionTokens: cacheWrite1h,
     source: SOURCE,
     asOf: AS_OF,

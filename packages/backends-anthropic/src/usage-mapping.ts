@@ -26,11 +26,9 @@ export function hasReportedUsage(usage: unknown): usage is AnthropicUsageFields 
  *
  *   inputTokens       = input_tokens + cache_read_input_tokens + cache_creation_input_tokens
  *   cachedInputTokens = cache_read_input_tokens   (billed at the cache-read rate)
+ *   cacheWriteInputTokens = cache_creation_input_tokens (billed at the cache-write rate)
  *   outputTokens      = output_tokens             (thinking included, as Anthropic bills it)
  *   reasoningTokens   = output_tokens_details.thinking_tokens, when reported
- *
- * Cache writes stay inside `inputTokens` at the plain input rate (the contract has no field for
- * them); their count is kept in the result's providerMetadata.
  */
 export function usageFromAnthropic(usage: AnthropicUsageFields): Usage {
   const cacheRead = count(usage.cache_read_input_tokens);
@@ -40,6 +38,7 @@ export function usageFromAnthropic(usage: AnthropicUsageFields): Usage {
     outputTokens: count(usage.output_tokens),
   };
   if (typeof usage.cache_read_input_tokens === 'number') result.cachedInputTokens = cacheRead;
+  if (typeof usage.cache_creation_input_tokens === 'number') result.cacheWriteInputTokens = cacheCreation;
   const thinking = usage.output_tokens_details?.thinking_tokens;
   if (typeof thinking === 'number') result.reasoningTokens = Math.min(count(thinking), result.outputTokens);
   return result;

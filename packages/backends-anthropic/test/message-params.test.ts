@@ -147,11 +147,12 @@ describe('building a Messages API request', () => {
 });
 
 describe('usage', () => {
-  it('counts cache reads and writes inside inputTokens, cache reads as cachedInputTokens', () => {
+  it('counts cache reads and writes inside inputTokens, and each as its own field', () => {
     expect(usageFromAnthropic({ input_tokens: 10, cache_creation_input_tokens: 200, cache_read_input_tokens: 3000, output_tokens: 50 })).toEqual({
       inputTokens: 3210,
       outputTokens: 50,
       cachedInputTokens: 3000,
+      cacheWriteInputTokens: 200,
     });
     expect(usageFromAnthropic({ input_tokens: 10, output_tokens: 5 })).toEqual({ inputTokens: 10, outputTokens: 5 });
     expect(usageFromAnthropic({ input_tokens: 10, output_tokens: 5, output_tokens_details: { thinking_tokens: 3 } }).reasoningTokens).toBe(3);

@@ -86,8 +86,8 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
 
     expect(first.text).toBe('The answer is <answer>42</answer>.');
     expect(first.finishReason).toBe('stop');
-    expect(first.usage).toEqual({ inputTokens: 30 + 1800, outputTokens: 12, cachedInputTokens: 0 });
-    expect(second.usage).toEqual({ inputTokens: 28 + 1800, outputTokens: 10, cachedInputTokens: 1800 });
+    expect(first.usage).toEqual({ inputTokens: 30 + 1800, outputTokens: 12, cachedInputTokens: 0, cacheWriteInputTokens: 1800 });
+    expect(second.usage).toEqual({ inputTokens: 28 + 1800, outputTokens: 10, cachedInputTokens: 1800, cacheWriteInputTokens: 0 });
     expect(first.providerMetadata).toMatchObject({
       responseId: 'msg_01FixtureReply',
       model: 'claude-sonnet-4-6',
@@ -124,7 +124,7 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     const result = await model.generate(rollout);
     expect(server.requests).toHaveLength(2);
     expect(waits).toEqual([7000]);
-    expect(result.usage).toEqual({ inputTokens: 25, outputTokens: 12, cachedInputTokens: 0 });
+    expect(result.usage).toEqual({ inputTokens: 25, outputTokens: 12, cachedInputTokens: 0, cacheWriteInputTokens: 0 });
   });
 
   it('retries a 500 and a 529 overloaded error with backoff, counting usage once', async () => {
@@ -337,7 +337,7 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
     expect(server.requests[0]!.body.temperature).toBeUndefined(); // never sent (see buildMessageParams)
     expect(result.text).toBe('<answer>42</answer>');
     expect(result.text).not.toContain('moons carefully');
-    expect(result.usage).toEqual({ inputTokens: 40, outputTokens: 300, cachedInputTokens: 0, reasoningTokens: 280 });
+    expect(result.usage).toEqual({ inputTokens: 40, outputTokens: 300, cachedInputTokens: 0, cacheWriteInputTokens: 0, reasoningTokens: 280 });
     expect(result.providerMetadata).toMatchObject({ thinkingBlocks: 2, thinkingBudgetTokens: 2048 });
   });
 

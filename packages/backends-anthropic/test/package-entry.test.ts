@@ -112,19 +112,21 @@ describe('the price table', () => {
       expect(price.source).toMatch(/^https:\/\//);
       expect(price.asOf).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(price.cachedInputUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens / 10, 10);
-      expect(price.cacheWrite5mUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens * 1.25, 10);
+      expect(price.cacheWriteInputUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens * 1.25, 10);
     }
     expect(new Set(priceTable.map((price) => price.modelId)).size).toBe(priceTable.length);
     expect(() => createCostCalculator(priceTable)).not.toThrow();
   });
 
-  it('bills cache reads at the cache-read rate and leaves unknown models unpriced', () => {
+  it('bills cache reads and writes at their own rates and leaves unknown models unpriced', () => {
     const costs = createCostCalculator(priceTable);
     const usage = addUsage({ inputTokens: 1_000_000 + 1_000_000, outputTokens: 1_000_000, cachedInputTokens: 1_000_000 });
     const cost = costs.costOf('anthropic', 'claude-sonnet-4-6', usage);
     expect(cost?.inputUsd).toBeCloseTo(3, 10);
     expect(cost?.cachedInputUsd).toBeCloseTo(0.3, 10);
     expect(cost?.outputUsd).toBeCloseTo(15, 10);
+    const withWrites = costs.costOf('anthropic', 'claude-sonnet-4-6', { inputTokens: 1_000_000, cacheWriteInputTokens: 1_000_000, outputTokens: 0 });
+    expect(withWrites?.cacheWriteInputUsd).toBeCloseTo(3.75, 10);
     expect(costs.costOf('anthropic', 'claude-sonnet-4-5', usage)).toBeNull(); // deprecated: left out
     expect(costs.costOf('anthropic', 'sim-target', usage)).toBeNull();
   });

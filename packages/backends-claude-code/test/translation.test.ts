@@ -92,12 +92,14 @@ describe('usage', () => {
   it('is priced from our table, not from the CLI’s costUSD', () => {
     const usage = usageFromModelUsage({ 'claude-sonnet-4-6': modelUsage['claude-sonnet-4-6'] });
     const cost = createCostCalculator(priceTable).costOf('claude-code', 'claude-sonnet-4-6', usage ?? { inputTokens: 0, outputTokens: 0 });
-    // 600 uncached at $3, 3000 cache reads at $0.30, 40 out at $15 per million.
-    expect(cost?.totalUsd).toBeCloseTo((600 * 3 + 3000 * 0.3 + 40 * 15) / 1_000_000, 12);
+    // 100 plain input at $3, 500 cache writes at $3.75, 3000 cache reads at $0.30, 40 out at $15 per million.
+    expect(usage).toMatchObject({ inputTokens: 3600, cachedInputTokens: 3000, cacheWriteInputTokens: 500 });
+    expect(cost?.totalUsd).toBeCloseTo((100 * 3 + 500 * 3.75 + 3000 * 0.3 + 40 * 15) / 1_000_000, 12);
     expect(cost?.estimated).toBe(false);
     for (const price of priceTable) {
       expect(price).toMatchObject({ provider: 'claude-code', source: expect.stringMatching(/^https:\/\//) });
       expect(price.cachedInputUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens / 10, 10);
+      expect(price.cacheWriteInputUsdPerMillionTokens).toBeCloseTo(price.inputUsdPerMillionTokens * 1.25, 10);
     }
   });
 });

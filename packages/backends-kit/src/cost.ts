@@ -9,6 +9,8 @@ export interface Cost {
   /** Input not served from the cache. */
   inputUsd: number;
   cachedInputUsd: number;
+  /** Input written to the prompt cache. */
+  cacheWriteInputUsd: number;
   outputUsd: number;
   /** True when the usage itself was estimated from text length, so the cost is rough too. */
   estimated: boolean;
@@ -61,17 +63,21 @@ export function createCostCalculator(defaultTable: PriceTable = [], userOverride
   function costOf(provider: string, modelId: string, usage: Usage): Cost | null {
     const price = priceOf(provider, modelId);
     if (price === undefined) return null;
-    // The contract counts cached tokens inside inputTokens; clamp in case a backend did not.
+    // The contract counts cache reads and writes inside inputTokens; clamp in case a backend did not.
     const cachedTokens = Math.min(usage.cachedInputTokens ?? 0, usage.inputTokens);
-    const uncachedTokens = usage.inputTokens - cachedTokens;
+    const cacheWriteTokens = Math.min(usage.cacheWriteInputTokens ?? 0, usage.inputTokens - cachedTokens);
+    const uncachedTokens = usage.inputTokens - cachedTokens - cacheWriteTokens;
     const cachedRate = price.cachedInputUsdPerMillionTokens ?? price.inputUsdPerMillionTokens;
+    const cacheWriteRate = price.cacheWriteInputUsdPerMillionTokens ?? price.inputUsdPerMillionTokens;
     const inputUsd = (uncachedTokens * price.inputUsdPerMillionTokens) / TOKENS_PER_MILLION;
     const cachedInputUsd = (cachedTokens * cachedRate) / TOKENS_PER_MILLION;
+    const cacheWriteInputUsd = (cacheWriteTokens * cacheWriteRate) / TOKENS_PER_MILLION;
     const outputUsd = (usage.outputTokens * price.outputUsdPerMillionTokens) / TOKENS_PER_MILLION;
     return {
-      totalUsd: inputUsd + cachedInputUsd + outputUsd,
+      totalUsd: inputUsd + cachedInputUsd + cacheWriteInputUsd + outputUsd,
       inputUsd,
       cachedInputUsd,
+      cacheWriteInputUsd,
       outputUsd,
       estimated: usage.estimated === true,
       price,
@@ -93,9 +99,11 @@ function validatePrice(price: ModelPrice, tableName: string): void {
     ['inputUsdPerMillionTokens', price.inputUsdPerMillionTokens],
     ['outputUsdPerMillionTokens', price.outputUsdPerMillionTokens],
     ['cachedInputUsdPerMillionTokens', price.cachedInputUsdPerMillionTokens],
+    ['cacheWriteInputUsdPerMillionTokens', price.cacheWriteInputUsdPerMillionTokens],
   ];
+  const optionalRates = new Set(['cachedInputUsdPerMillionTokens', 'cacheWriteInputUsdPerMillionTokens']);
   for (const [field, value] of rates) {
-    if (value === undefined && field === 'cachedInputUsdPerMillionTokens') continue;
+    if (value === undefined && optionalRates.has(field)) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
       throw invalidOption(`${name}: ${field} must be a number of at least 0, got ${String(value)}`);
   }

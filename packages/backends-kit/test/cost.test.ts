@@ -40,6 +40,33 @@ describe('createCostCalculator', () => {
     expect(cost?.price).toMatchObject({ source: 'https://example.test/acme-pricing', asOf: '2026-01-15' });
   });
 
+  it('bills cache writes at their own rate, apart from reads and the rest of the input', () => {
+    const table = [{ ...defaultTable[0]!, cacheWriteInputUsdPerMillionTokens: 2.5 }];
+    const cost = createCostCalculator(table).costOf('acme', 'acme-large', {
+      inputTokens: 1_000_000,
+      cachedInputTokens: 400_000,
+      cacheWriteInputTokens: 200_000,
+      outputTokens: 0,
+    });
+    expect(cost?.inputUsd).toBeCloseTo(0.8); // 400k neither read nor written at $2/M
+    expect(cost?.cachedInputUsd).toBeCloseTo(0.2); // 400k at $0.5/M
+    expect(cost?.cacheWriteInputUsd).toBeCloseTo(0.5); // 200k at $2.5/M
+    expect(cost?.totalUsd).toBeCloseTo(1.5);
+  });
+
+  it('bills cache writes at the input rate when the table names no write rate, and clamps them to the input', () => {
+    const calculator = createCostCalculator(defaultTable);
+    const cost = calculator.costOf('acme', 'acme-large', { inputTokens: 1_000_000, cacheWriteInputTokens: 300_000, outputTokens: 0 });
+    expect(cost?.cacheWriteInputUsd).toBeCloseTo(0.6);
+    expect(cost?.totalUsd).toBeCloseTo(2);
+    const overCounted = calculator.costOf('acme', 'acme-large', { inputTokens: 100, cachedInputTokens: 60, cacheWriteInputTokens: 80, outputTokens: 0 });
+    expect((overCounted?.inputUsd ?? -1) + (overCounted?.cacheWriteInputUsd ?? -1)).toBeCloseTo((40 * 2) / 1_000_000);
+  });
+
+  it('refuses a negative cache-write rate', () => {
+    expect(() => createCostCalculator([{ ...defaultTable[0]!, cacheWriteInputUsdPerMillionTokens: -1 }])).toThrow(/cacheWriteInputUsdPerMillionTokens/);
+  });
+
   it('bills cached input at the input rate when the table names no cached rate', () => {
     const cost = createCostCalculator(defaultTable).costOf('acme', 'acme-small', { inputTokens: 1_000_000, cachedInputTokens: 500_000, outputTokens: 0 });
     expect(cost?.totalUsd).toBeCloseTo(1);

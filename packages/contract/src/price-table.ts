@@ -10,6 +10,8 @@ export interface ModelPrice {
   inputUsdPerMillionTokens: number;
   /** The rate for input served from the prompt cache; absent means no discount (the input rate). */
   cachedInputUsdPerMillionTokens?: number;
+  /** The rate for input written to the prompt cache (`Usage.cacheWriteInputTokens`); absent means the input rate. */
+  cacheWriteInputUsdPerMillionTokens?: number;
   /** Reasoning tokens are output tokens and are billed at this rate. */
   outputUsdPerMillionTokens: number;
   source: string;
