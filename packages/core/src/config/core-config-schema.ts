@@ -219,6 +219,32 @@ export const runSectionSchema = z.strictObject({
     ),
 });
 
+const perMillionTokens = z.number().min(0);
+const isoDate = z
+  .union([z.string(), z.date()])
+  .transform((value) => (value instanceof Date ? value.toISOString().slice(0, 10) : value))
+  .pipe(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'expected a date as YYYY-MM-DD' }));
+
+const priceOverrideSchema = z.strictObject({
+  provider: nonEmptyText.describe('The provider the calls are recorded under, as the ledger names it (openai, anthropic, claude-code, codex, qwen, …).'),
+  model: nonEmptyText.describe('The model id exactly as the run names it, or * for every model of that provider.'),
+  input_usd_per_million: perMillionTokens.describe('US dollars per million input tokens.'),
+  cached_input_usd_per_million: perMillionTokens.optional().describe('Per million input tokens read from the prompt cache; absent: the input rate.'),
+  cache_write_usd_per_million: perMillionTokens.optional().describe('Per million input tokens written to the prompt cache; absent: the input rate.'),
+  output_usd_per_million: perMillionTokens.describe('US dollars per million output tokens (reasoning included).'),
+  source: nonEmptyText.describe('Where the figures come from: a pricing page, a contract.'),
+  as_of: isoDate.describe('The date the figures were read, YYYY-MM-DD.'),
+});
+
+export const pricesSectionSchema = z.strictObject({
+  overrides: z
+    .array(priceOverrideSchema)
+    .default([])
+    .describe(
+      'Prices of your own (provider, model, input_usd_per_million, output_usd_per_million, source, as_of; cached_input_ and cache_write_usd_per_million optional), which win over the prices the backend packages ship; a model in no table has an unknown cost.',
+    ),
+});
+
 export const coreConfigShape = {
   model: modelSectionSchema.prefault({}),
   backends: backendsSectionSchema,
@@ -229,6 +255,7 @@ export const coreConfigShape = {
   env: envSectionSchema,
   budget: budgetSectionSchema.prefault({}),
   run: runSectionSchema.prefault({}),
+  prices: pricesSectionSchema.prefault({}),
 };
 
 /** Core's configuration schema on its own; composeConfigSchema adds the installed packages' schemas. */

@@ -1,3 +1,5 @@
+import { formatConfigPath } from './config-tree.js';
+
 /**
  * Suggestions for misspelt keys and values. The distance is Damerau–Levenshtein in its
  * "optimal string alignment" form, so a swapped pair of letters (`lerning_rate`/`learnign_rate`)
@@ -72,7 +74,8 @@ export function suggestKey(path: readonly string[], siblings: readonly string[],
     if (found && (!elsewhere || found.distance < elsewhere.distance)) elsewhere = { word: `${section}.${found.word}`, distance: found.distance };
   }
 
-  if (here && (!elsewhere || here.distance <= elsewhere.distance)) return [...parentPath, here.word].join('.');
+  if (here && (!elsewhere || here.distance <= elsewhere.distance))
+    return formatConfigPath([...parentPath.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)), here.word]);
   if (elsewhere) return elsewhere.word;
   return undefined;
 }

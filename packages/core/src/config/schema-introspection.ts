@@ -15,6 +15,8 @@ interface SchemaDefinition {
   out?: unknown;
   shape?: unknown;
   valueType?: unknown;
+  /** A zod 4 array's item schema. */
+  element?: unknown;
   entries?: Record<string, unknown>;
   values?: unknown;
   defaultValue?: unknown;
@@ -74,6 +76,8 @@ function childSchema(schema: unknown, key: string): unknown {
   if (shape) return shape[key];
   const definition = definitionOf(unwrapSchema(schema));
   if (definition && kindOf(definition) === 'record') return definition.valueType;
+  // A list's items, so an unknown key inside one (`prices.overrides[0].…`) gets its suggestion too.
+  if (definition && kindOf(definition) === 'array' && /^\d+$/.test(key)) return definition.element;
   return undefined;
 }
 

@@ -137,7 +137,7 @@ function describeGeneric(issue: PackageIssue, config: ConfigTree, schema: Compos
     const siblings = schema.knownKeys(path) ?? [];
     return issue.keys.map((key) => {
       const suggestion = suggestKey([...path, key], siblings, otherSections(schema));
-      const problem: ConfigProblem = { path: formatConfigPath([...path, key]), message: 'unknown key' };
+      const problem: ConfigProblem = { path: formatConfigPath([...issue.path, key]), message: 'unknown key' };
       if (suggestion) problem.suggestion = suggestion;
       else if (siblings.length > 0) problem.message = `unknown key; the keys here are ${siblings.join(', ')}`;
       return problem;

@@ -1,6 +1,7 @@
 import type { Environment, RunEvent, SplitName, Target, TaskItem } from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import { evaluateSkill } from '../evaluation/evaluate-skill.js';
 import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
@@ -28,6 +29,7 @@ export interface EvaluateOptions {
   cacheDirectory?: string;
   signal?: AbortSignal | undefined;
   onEvent?: (event: RunEvent) => void;
+  /** The backend packages' prices for the ledger; the config's `prices.overrides` win. */
   priceTable?: PriceTable;
   /** The split's items as run setup loaded them (prepareRun); absent: evaluate() loads it. */
   items?: readonly TaskItem[];
@@ -57,7 +59,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationRepo
   checkTargetCapabilities(environment, givenTarget);
   const events = createEventBus({ runId: `eval-${skillHash(options.skill)}` });
   if (options.onEvent) events.subscribe(options.onEvent);
-  const ledger = createLedger({ costCalculator: createCostCalculator(options.priceTable ?? []) });
+  const ledger = createLedger({ costCalculator: createCostCalculator(options.priceTable ?? [], priceOverridesFromConfig(config)) });
   const target: Target =
     givenTarget.kind === 'chat'
       ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: events.emit }) }

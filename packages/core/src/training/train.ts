@@ -4,6 +4,7 @@ import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunE
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import { redactSecrets } from '@skillopt/contract';
 import { createEventBus } from '../events/event-bus.js';
 import { createEventsFileSink } from '../events/events-file.js';
@@ -44,9 +45,8 @@ export interface TrainOptions {
   signal?: AbortSignal | undefined;
   /** Receives every RunEvent as it happens (progress display, --json). */
   onEvent?: (event: RunEvent) => void;
-  /** Prices for the ledger; user overrides win. Absent: costs are null (unknown). */
+  /** The backend packages' prices for the ledger; the config's `prices.overrides` win. A model in neither has cost null (unknown). */
   priceTable?: PriceTable;
-  priceOverrides?: PriceTable;
   /** The command that resumes this run, named when it stops. Default `skillopt train --resume <dir>`. */
   resumeCommand?: string;
   /** The env's splits as run setup loaded them (prepareRun); absent: train() loads them itself. */
@@ -125,7 +125,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   if (options.onEvent) events.subscribe(options.onEvent);
 
   const ledgerOptions = {
-    costCalculator: createCostCalculator(options.priceTable ?? [], options.priceOverrides ?? []),
+    costCalculator: createCostCalculator(options.priceTable ?? [], priceOverridesFromConfig(config)),
     budgets: budgetsFromConfig(config),
     budgetMessages: { resumeCommand },
   };

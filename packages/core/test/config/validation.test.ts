@@ -152,3 +152,31 @@ describe('validateConfig: problems', () => {
     throw new Error('expected an error');
   });
 });
+
+describe('validateConfig: prices', () => {
+  const override = { provider: 'vllm', model: '*', input_usd_per_million: 0.1, output_usd_per_million: 0.4, source: 'our GPU hours', as_of: '2026-12-01' };
+
+  it('has no overrides by default and takes a list of them, a date written unquoted in YAML included', () => {
+    expect(validateConfig(minimal).config.prices).toEqual({ overrides: [] });
+    const { config } = validateConfig({ ...minimal, prices: { overrides: [{ ...override, as_of: new Date('2026-12-01T00:00:00Z') }] } });
+    expect(config.prices.overrides).toEqual([override]);
+  });
+
+  it('names a misspelt key of an override with its nearest valid one, and refuses a bad date or a negative rate', () => {
+    const problems = problemsOf({
+      ...minimal,
+      prices: {
+        overrides: [
+          { ...override, output_usd_per_milion: 1 },
+          { ...override, as_of: '1 Dec 2026', input_usd_per_million: -1 },
+        ],
+      },
+    });
+    expect(problems.map((problem) => problem.path)).toEqual(
+      expect.arrayContaining(['prices.overrides[0].output_usd_per_milion', 'prices.overrides[1].as_of', 'prices.overrides[1].input_usd_per_million']),
+    );
+    expect(problems.find((problem) => problem.path === 'prices.overrides[0].output_usd_per_milion')?.suggestion).toBe(
+      'prices.overrides[0].output_usd_per_million',
+    );
+  });
+});

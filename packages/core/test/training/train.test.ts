@@ -72,6 +72,42 @@ describe('train', () => {
     expect(ledger.totals.byRole.target?.cacheHits).toBe(summary.rollouts.cacheHits);
   });
 
+  it("prices the calls from the config's prices.overrides, which win over the packages' table", async () => {
+    const directory = runDirectory();
+    const target = createScriptedTarget();
+    const optimizer = createScriptedOptimizer();
+    const price = { inputUsdPerMillionTokens: 1_000_000, outputUsdPerMillionTokens: 0, source: 'the package', asOf: '2026-01-01' };
+    await train({
+      config: trainingConfig({
+        train: { num_epochs: 1, batch_size: 6, seed: 7 },
+        prices: {
+          overrides: [
+            {
+              provider: 'test-double',
+              model: 'scripted-target',
+              input_usd_per_million: 2_000_000,
+              output_usd_per_million: 0,
+              source: 'ours',
+              as_of: '2026-12-01',
+            },
+          ],
+        },
+      }),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: target.model },
+      optimizer: optimizer.model,
+      runDirectory: directory,
+      priceTable: [{ provider: 'test-double', modelId: 'scripted-target', ...price }],
+    });
+    const entries = (await readLedgerFile(path.join(directory, 'ledger.jsonl'))).entries;
+    const targetCalls = entries.filter((entry) => entry.role === 'target' && !entry.cacheHit && entry.outcome === 'succeeded');
+    expect(targetCalls.length).toBeGreaterThan(0);
+    // $2 a token from the override, not $1 from the table.
+    for (const entry of targetCalls) expect(entry.costUsd).toBeCloseTo(entry.usage.inputTokens * 2, 6);
+    // The optimizer's model is in neither: its cost is unknown, not zero.
+    expect(entries.filter((entry) => entry.role === 'optimizer').every((entry) => entry.costUsd === null)).toBe(true);
+  });
+
   it("tests the initial, the best and the final skill, by task type, and records every step's learning rate", async () => {
     const { directory, summary, events } = await uninterruptedRun();
     const test = summary.test!;
