@@ -59,5 +59,7 @@ export { pathInsideWorkspace, requireWorkspaceDirectory, writeWorkspaceFiles } f
 export { installSkillAsFile, type SkillFileOptions } from './skill-installation.js';
 export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SHORTENED_EVENT, type TranscriptRecorder } from './transcript-recorder.js';
 export { createHarnessRunner, runAgentHarness } from './agent-run.js';
+export { chatCallErrorOf } from './chat-call-error.js';
+export { renderConversationTurn } from './conversation-turn.js';
 export { withTemporaryWorkspace } from './temporary-workspace.js';
 export { type AcceptedGenerateRequest, acceptGenerateRequest } from './generate-request.js';

@@ -32,7 +32,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'copilot', published: false },
     { id: 'opencode', published: false },
     { id: 'pi', published: false },
-    { id: 'cursor', published: false },
+    { id: 'cursor', published: true },
     { id: 'handoff', published: false },
   ],
 };
