@@ -4,12 +4,14 @@ const SKILL_FILE = /(?:^|\/)(?:SKILL|AGENTS|CLAUDE)\.md$/i;
 const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
 /**
  * A line introducing an instruction file's contents, as the harnesses write it: Claude Code's
- * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w". Anchored at the line's
+ * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w", Copilot's
+ * "<custom_instruction>" (a line of its own in the system prompt). Anchored at the line's
  * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
  * is no heading, and reading on from it took in whatever followed (a skills listing with the
  * run's temporary paths), so the same task got another skill on every run.
  */
-const INSTRUCTION_FILE_HEADING = /^(?:Contents of \S*\b(?:AGENTS|CLAUDE)\.md\b.*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*)$/gim;
+const INSTRUCTION_FILE_HEADING =
+  /^(?:Contents of \S*\b(?:AGENTS|CLAUDE)\.md\b.*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|[ \t]*<custom_instruction>[ \t]*)$/gim;
 /** Where such contents end: the closing tag of the block they sit in, or the next file's heading. */
 const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of /im;
 
