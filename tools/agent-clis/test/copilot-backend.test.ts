@@ -176,20 +176,23 @@ describe('@skillopt/backends-copilot with the real Copilot CLI', () => {
     },
   );
 
-  testWithAgentCli('copilot', 'runs from the package the installer unpacked: a second run unpacks nothing, in the shared cache or in HOME', async (cli) => {
-    await withSession(cli, async (session) => {
-      const cache = path.join(cli.cacheHome, '.cache', 'copilot');
-      const before = snapshot(cache);
-      expect(before.some((entry) => entry.includes('.extraction-complete'))).toBe(true);
-      const runner = session.backend().createAgentRunner({ role: 'target', modelId: 'sim-target' });
-      await runner.run(session.request());
-      const second = await runner.run(session.request());
-      expect(second.finalText).toMatch(/<answer>\s*8\s*<\/answer>/);
-      expect(snapshot(cache)).toEqual(before);
-      expect(existsSync(path.join(session.home, '.cache'))).toBe(false);
-      expect(readdirSync(session.home)).toEqual([]);
-    });
-  });
+  testWithAgentCli(
+    'copilot',
+    'runs from the package the installer’s own run unpacked: the next run unpacks nothing, in the shared cache or in HOME',
+    async (cli) => {
+      await withSession(cli, async (session) => {
+        const cache = path.join(cli.cacheHome, '.cache', 'copilot');
+        const before = snapshot(cache);
+        expect(before.some((entry) => entry.includes('.extraction-complete'))).toBe(true);
+        const runner = session.backend().createAgentRunner({ role: 'target', modelId: 'sim-target' });
+        const next = await runner.run(session.request());
+        expect(next.finalText).toMatch(/<answer>\s*8\s*<\/answer>/);
+        expect(snapshot(cache)).toEqual(before);
+        expect(existsSync(path.join(session.home, '.cache'))).toBe(false);
+        expect(readdirSync(session.home)).toEqual([]);
+      });
+    },
+  );
 
   testWithAgentCli('copilot', 'answers a chat call with no tools sent to the model, its tokens as the simulator served them', async (cli) => {
     await withSession(cli, async (session) => {
