@@ -146,7 +146,7 @@ describe('@skillopt/backends-copilot with the real Copilot CLI', () => {
         expect(texts.length).toBeGreaterThanOrEqual(1);
         expect(texts[0]).toContain(SKILL_MARKER);
         expect(texts[0]).toContain('<custom_instruction>');
-        const toolNames = ((chatRequests(session.model)[0]?.body as { tools?: Array<{ function?: { name?: string } }> }).tools ?? []).map(
+        const toolNames = (((chatRequests(session.model)[0]?.body ?? {}) as { tools?: Array<{ function?: { name?: string } }> }).tools ?? []).map(
           (tool) => tool.function?.name,
         );
         expect(toolNames.sort()).toEqual(['bash', 'glob', 'grep', 'view']);
