@@ -1,15 +1,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { acceptGenerateRequest, runAgentHarness, withTemporaryWorkspace, type HarnessDefinition, type RateLimiter } from '@skillopt/backends-kit';
 import {
-  ProviderError,
-  ERROR_CODES,
-  type CallWarning,
-  type ChatModel,
-  type GenerateRequest,
-  type GenerateResult,
-  type ReasoningEffort,
-} from '@skillopt/contract';
+  acceptGenerateRequest,
+  chatCallErrorOf,
+  runAgentHarness,
+  withTemporaryWorkspace,
+  type HarnessDefinition,
+  type RateLimiter,
+} from '@skillopt/backends-kit';
+import type { CallWarning, ChatModel, GenerateRequest, GenerateResult, ReasoningEffort } from '@skillopt/contract';
 import { buildChatPrompt } from './chat-prompt.js';
 import { childEnvironment, inheritedVariables } from './child-environment.js';
 import { chatArguments } from './command-arguments.js';
@@ -105,7 +104,7 @@ export function createClaudeCodeChatModel(options: ClaudeCodeChatModelOptions): 
           purpose: request.purpose,
           ...(request.signal ? { signal: request.signal } : {}),
         }).catch((error: unknown) => {
-          throw asChatCallError(error);
+          throw chatCallErrorOf(error);
         });
         const result = run.transcript.find((event) => event.type === 'result');
         const models = modelsOfModelUsage(result?.modelUsage);
@@ -123,17 +122,4 @@ export function createClaudeCodeChatModel(options: ClaudeCodeChatModelOptions): 
       });
     },
   };
-}
-
-/** A chat call that ran out of time is a provider's timeout, as for every chat model; the process behind it is this backend's detail. */
-function asChatCallError(error: unknown): unknown {
-  if (!ProviderError.isInstance(error) || error.code !== ERROR_CODES.processTimeout) return error;
-  return new ProviderError({
-    code: ERROR_CODES.providerTimeout,
-    provider: error.provider,
-    retryable: true,
-    message: error.message,
-    details: error.details ?? {},
-    cause: error,
-  });
 }

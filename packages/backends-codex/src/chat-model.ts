@@ -1,17 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  ERROR_CODES,
-  ProviderError,
-  type CallWarning,
-  type ChatModel,
-  type GenerateRequest,
-  type GenerateResult,
-  type ModelCapabilities,
-} from '@skillopt/contract';
+import type { CallWarning, ChatModel, GenerateRequest, GenerateResult, ModelCapabilities } from '@skillopt/contract';
 import {
   acceptGenerateRequest,
   abortReason,
+  chatCallErrorOf,
   runAgentHarness,
   withRetry,
   withTemporaryWorkspace,
@@ -105,7 +98,7 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
             purpose: request.purpose,
             ...(request.signal ? { signal: request.signal } : {}),
           }).catch((error: unknown) => {
-            throw asCallFailure(error);
+            throw chatCallErrorOf(error);
           });
         });
       const result = await withRetry(attempt, {
@@ -127,19 +120,6 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
 /** A chat call's reasoning effort as Codex names it; `none` asks for nothing (some models refuse `none`). */
 function effortOf(effort: GenerateRequest['reasoningEffort']): CodexReasoningEffort | undefined {
   return effort === undefined || effort === 'none' ? undefined : effort;
-}
-
-/** A run that ran out of time is, for a chat call, a call that did: the caller's code for it is `provider-timeout`. */
-function asCallFailure(error: unknown): unknown {
-  if (!ProviderError.isInstance(error) || error.code !== ERROR_CODES.processTimeout) return error;
-  return new ProviderError({
-    code: ERROR_CODES.providerTimeout,
-    provider: error.provider,
-    retryable: true,
-    message: error.message,
-    cause: error,
-    ...(error.details ? { details: error.details } : {}),
-  });
 }
 
 /** What `codex exec` has no setting for, each a warning rather than silence. */

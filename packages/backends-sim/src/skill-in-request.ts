@@ -5,13 +5,14 @@ const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
 /**
  * A line introducing an instruction file's contents, as the harnesses write it: Claude Code's
  * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w", a Cursor project
- * rule's "Contents of /w/.cursor/rules/<name>.mdc:". Anchored at the line's
+ * rule's "Contents of /w/.cursor/rules/<name>.mdc:", Copilot's "<custom_instruction>" (a line of
+ * its own in the system prompt). Anchored at the line's
  * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
  * is no heading, and reading on from it took in whatever followed (a skills listing with the
  * run's temporary paths), so the same task got another skill on every run.
  */
 const INSTRUCTION_FILE_HEADING =
-  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*)$/gim;
+  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|[ \t]*<custom_instruction>[ \t]*)$/gim;
 /** Where such contents end: the closing tag of the block they sit in, or the next file's heading. */
 const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of /im;
 

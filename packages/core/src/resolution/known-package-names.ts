@@ -29,7 +29,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'anthropic', published: true },
     { id: 'claude-code', published: true },
     { id: 'codex', published: true },
-    { id: 'copilot', published: false },
+    { id: 'copilot', published: true },
     { id: 'opencode', published: false },
     { id: 'pi', published: false },
     { id: 'cursor', published: true },
