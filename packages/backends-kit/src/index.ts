@@ -57,6 +57,7 @@ export type {
 } from './harness-definition.js';
 export { pathInsideWorkspace, requireWorkspaceDirectory, writeWorkspaceFiles } from './workspace-files.js';
 export { installSkillAsFile, type SkillFileOptions } from './skill-installation.js';
+export { renderSkillDocument, type SkillDocumentHeading } from './skill-document.js';
 export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SHORTENED_EVENT, type TranscriptRecorder } from './transcript-recorder.js';
 export { createHarnessRunner, runAgentHarness } from './agent-run.js';
 export { chatCallErrorOf } from './chat-call-error.js';

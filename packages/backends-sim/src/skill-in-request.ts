@@ -9,12 +9,16 @@ const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
  * its own in the system prompt). Anchored at the line's
  * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
  * is no heading, and reading on from it took in whatever followed (a skills listing with the
- * run's temporary paths), so the same task got another skill on every run.
+ * run's temporary paths), so the same task got another skill on every run. Pi's "## /w/AGENTS.md"
+ * (the file's absolute path as a heading of its "Project Context") is one too.
  */
 const INSTRUCTION_FILE_HEADING =
-  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|[ \t]*<custom_instruction>[ \t]*)$/gim;
-/** Where such contents end: the closing tag of the block they sit in, or the next file's heading. */
-const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of /im;
+  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*|[ \t]*<custom_instruction>[ \t]*)$/gim;
+/**
+ * Where such contents end: the closing tag of the block they sit in, the next file's heading, or
+ * what Pi writes after its context files (its skills listing, the date and working directory).
+ */
+const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of |^#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*$|^The following skills provide\b|^Current date: /im;
 
 function withoutFrontMatter(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(FRONT_MATTER, '').trim();

@@ -31,7 +31,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'codex', published: true },
     { id: 'copilot', published: true },
     { id: 'opencode', published: false },
-    { id: 'pi', published: false },
+    { id: 'pi', published: true },
     { id: 'cursor', published: true },
     { id: 'handoff', published: false },
   ],

@@ -23,6 +23,7 @@ const CODEX: TranslatedBackend = { id: 'codex', original: 'codex_exec' };
 const CURSOR: TranslatedBackend = { id: 'cursor', original: 'cursor_exec' };
 const COPILOT_EXEC: TranslatedBackend = { id: 'copilot', original: 'copilot_exec' };
 const COPILOT_CHAT: TranslatedBackend = { id: 'copilot', original: 'copilot_chat' };
+const PI: TranslatedBackend = { id: 'pi', original: 'pi' };
 
 /**
  * Names (and the original's aliases of them, upstream-backends §1.1) that only the original
@@ -52,6 +53,10 @@ const ORIGINAL_BACKEND_NAMES: Readonly<Record<string, TranslatedBackend>> = {
   copilot_chat: COPILOT_CHAT,
   copilot_cli: COPILOT_CHAT,
   github_copilot: COPILOT_CHAT,
+  // The sleep engine's aliases of its Pi backend (upstream-sleep §5); `pi` itself is ours too.
+  pi_cli: PI,
+  pi_coding_agent: PI,
+  'pi-coding-agent': PI,
 };
 
 /** The original's meaning of two names that mean something else here. */
