@@ -1,3 +1,4 @@
+import { HARNESS_INHERITED_VARIABLES } from '@skillopt/backends-kit';
 import { CODEX_CHILD_API_KEY_VARIABLE } from './provider.js';
 
 /**
@@ -5,26 +6,7 @@ import { CODEX_CHILD_API_KEY_VARIABLE } from './provider.js';
  * and the shell), the locale and time zone, the temp folder, and the proxy and certificate
  * settings a network may need. Every key, token and login of the user's environment stays out.
  */
-export const CODEX_INHERITED_VARIABLES: readonly string[] = [
-  'PATH',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'TMPDIR',
-  'SYSTEMROOT',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'ALL_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'all_proxy',
-  'no_proxy',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'NODE_EXTRA_CA_CERTS',
-];
+export const CODEX_INHERITED_VARIABLES: readonly string[] = HARNESS_INHERITED_VARIABLES;
 
 /**
  * What is set for a Codex process on top: its state folder of this run as both CODEX_HOME and

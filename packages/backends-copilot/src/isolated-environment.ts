@@ -1,3 +1,4 @@
+import { HARNESS_INHERITED_VARIABLES } from '@skillopt/backends-kit';
 import type { CopilotRoleSettings } from './role-settings.js';
 import { COPILOT_API_KEY_VARIABLE } from './provider.js';
 
@@ -8,30 +9,7 @@ import { COPILOT_API_KEY_VARIABLE } from './provider.js';
  * the temp folder, and the proxy and certificate settings a network may need. Every key, token
  * and login of the user's environment stays out (COPILOT_GITHUB_TOKEN, GH_TOKEN, COPILOT_ALLOW_ALL…).
  */
-export const COPILOT_INHERITED_VARIABLES: readonly string[] = [
-  'PATH',
-  'HOME',
-  'XDG_CACHE_HOME',
-  'USERPROFILE',
-  'LOCALAPPDATA',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'TMPDIR',
-  'SYSTEMROOT',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'ALL_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'all_proxy',
-  'no_proxy',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'NODE_EXTRA_CA_CERTS',
-];
+export const COPILOT_INHERITED_VARIABLES: readonly string[] = [...HARNESS_INHERITED_VARIABLES, 'HOME', 'XDG_CACHE_HOME', 'USERPROFILE', 'LOCALAPPDATA'];
 
 /**
  * What is set for a Copilot process on top: its state folder of this run as COPILOT_HOME (config,

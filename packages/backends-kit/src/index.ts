@@ -61,6 +61,7 @@ export { renderSkillDocument, type SkillDocumentHeading } from './skill-document
 export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SHORTENED_EVENT, type TranscriptRecorder } from './transcript-recorder.js';
 export { createHarnessRunner, runAgentHarness } from './agent-run.js';
 export { chatCallErrorOf } from './chat-call-error.js';
+export { HARNESS_INHERITED_VARIABLES } from './inherited-variables.js';
 export { renderConversationTurn } from './conversation-turn.js';
 export { withTemporaryWorkspace } from './temporary-workspace.js';
 export { type AcceptedGenerateRequest, acceptGenerateRequest } from './generate-request.js';

@@ -1,3 +1,4 @@
+import { HARNESS_INHERITED_VARIABLES } from '@skillopt/backends-kit';
 import { PI_CHILD_API_KEY_VARIABLE } from './provider.js';
 
 /**
@@ -6,26 +7,7 @@ import { PI_CHILD_API_KEY_VARIABLE } from './provider.js';
  * network may need. Every key, token and login of the user's environment stays out (Pi would
  * otherwise read OPENAI_API_KEY, ANTHROPIC_API_KEY and a score of others for its own providers).
  */
-export const PI_INHERITED_VARIABLES: readonly string[] = [
-  'PATH',
-  'LANG',
-  'LC_ALL',
-  'LC_CTYPE',
-  'TZ',
-  'TMPDIR',
-  'SYSTEMROOT',
-  'HTTP_PROXY',
-  'HTTPS_PROXY',
-  'ALL_PROXY',
-  'NO_PROXY',
-  'http_proxy',
-  'https_proxy',
-  'all_proxy',
-  'no_proxy',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'NODE_EXTRA_CA_CERTS',
-];
+export const PI_INHERITED_VARIABLES: readonly string[] = HARNESS_INHERITED_VARIABLES;
 
 /**
  * What is set for a Pi process on top: the run's own home (HOME, so neither Pi nor the commands
