@@ -61,3 +61,5 @@ export { createTranscriptRecorder, TRANSCRIPT_EVENT_OMITTED_EVENT, TRANSCRIPT_SH
 export { createHarnessRunner, runAgentHarness } from './agent-run.js';
 export { withTemporaryWorkspace } from './temporary-workspace.js';
 export { type AcceptedGenerateRequest, acceptGenerateRequest } from './generate-request.js';
+export { asChatCallFailure } from './chat-call-failure.js';
+export { type HarnessChatPrompt, renderHarnessChatPrompt } from './harness-chat-prompt.js';
