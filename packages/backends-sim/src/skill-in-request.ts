@@ -4,14 +4,16 @@ const SKILL_FILE = /(?:^|\/)(?:SKILL|AGENTS|CLAUDE)\.md$/i;
 const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
 /**
  * A line introducing an instruction file's contents, as the harnesses write it: Claude Code's
- * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w". Anchored at the line's
+ * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w", OpenCode's
+ * "Instructions from: /w/AGENTS.md". Anchored at the line's
  * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
  * is no heading, and reading on from it took in whatever followed (a skills listing with the
  * run's temporary paths), so the same task got another skill on every run.
  */
-const INSTRUCTION_FILE_HEADING = /^(?:Contents of \S*\b(?:AGENTS|CLAUDE)\.md\b.*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*)$/gim;
-/** Where such contents end: the closing tag of the block they sit in, or the next file's heading. */
-const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of /im;
+const INSTRUCTION_FILE_HEADING =
+  /^(?:Contents of \S*\b(?:AGENTS|CLAUDE)\.md\b.*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|Instructions from: \S*\b(?:AGENTS|CLAUDE)\.md)$/gim;
+/** Where such contents end: the closing tag of the block they sit in, or the next file's heading (OpenCode's "Instructions from: …"). */
+const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of |^Instructions from: /im;
 
 function withoutFrontMatter(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(FRONT_MATTER, '').trim();
