@@ -23,6 +23,7 @@ const CODEX: TranslatedBackend = { id: 'codex', original: 'codex_exec' };
 const CURSOR: TranslatedBackend = { id: 'cursor', original: 'cursor_exec' };
 const COPILOT_EXEC: TranslatedBackend = { id: 'copilot', original: 'copilot_exec' };
 const COPILOT_CHAT: TranslatedBackend = { id: 'copilot', original: 'copilot_chat' };
+const OPENCODE: TranslatedBackend = { id: 'opencode', original: 'opencode_cli' };
 
 /**
  * Names (and the original's aliases of them, upstream-backends §1.1) that only the original
@@ -52,6 +53,8 @@ const ORIGINAL_BACKEND_NAMES: Readonly<Record<string, TranslatedBackend>> = {
   copilot_chat: COPILOT_CHAT,
   copilot_cli: COPILOT_CHAT,
   github_copilot: COPILOT_CHAT,
+  opencode_cli: OPENCODE,
+  'opencode-cli': OPENCODE,
 };
 
 /** The original's meaning of two names that mean something else here. */
