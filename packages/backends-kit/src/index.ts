@@ -65,3 +65,4 @@ export { HARNESS_INHERITED_VARIABLES } from './inherited-variables.js';
 export { renderConversationTurn } from './conversation-turn.js';
 export { withTemporaryWorkspace } from './temporary-workspace.js';
 export { type AcceptedGenerateRequest, acceptGenerateRequest } from './generate-request.js';
+export { type HarnessChatPrompt, renderHarnessChatPrompt } from './harness-chat-prompt.js';

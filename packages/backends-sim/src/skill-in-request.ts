@@ -6,19 +6,21 @@ const FRONT_MATTER = /^---\n[\s\S]*?\n---\n?/;
  * A line introducing an instruction file's contents, as the harnesses write it: Claude Code's
  * "Contents of /w/CLAUDE.md (…):", Codex's "# AGENTS.md instructions for /w", a Cursor project
  * rule's "Contents of /w/.cursor/rules/<name>.mdc:", Copilot's "<custom_instruction>" (a line of
- * its own in the system prompt). Anchored at the line's
+ * its own in the system prompt), OpenCode's "Instructions from: /w/AGENTS.md". Anchored at the line's
  * start: a harness's own prose about these files ("… AGENTS.md files hold instructions for …")
  * is no heading, and reading on from it took in whatever followed (a skills listing with the
  * run's temporary paths), so the same task got another skill on every run. Pi's "## /w/AGENTS.md"
  * (the file's absolute path as a heading of its "Project Context") is one too.
  */
 const INSTRUCTION_FILE_HEADING =
-  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*|[ \t]*<custom_instruction>[ \t]*)$/gim;
+  /^(?:Contents of \S*(?:\b(?:AGENTS|CLAUDE)\.md\b|\/\.cursor\/rules\/[\w.-]+\.mdc\b).*|#+[ \t]*(?:AGENTS|CLAUDE)\.md instructions for\b.*|#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*|[ \t]*<custom_instruction>[ \t]*|Instructions from: \S*\b(?:AGENTS|CLAUDE)\.md)$/gim;
 /**
- * Where such contents end: the closing tag of the block they sit in, the next file's heading, or
- * what Pi writes after its context files (its skills listing, the date and working directory).
+ * Where such contents end: the closing tag of the block they sit in, the next file's heading
+ * (OpenCode's "Instructions from: …" among them), or what Pi writes after its context files (its
+ * skills listing, the date and working directory).
  */
-const CONTENTS_END = /^\s*<\/[\w-]+>\s*$|^Contents of |^#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*$|^The following skills provide\b|^Current date: /im;
+const CONTENTS_END =
+  /^\s*<\/[\w-]+>\s*$|^Contents of |^Instructions from: |^#+[ \t]*\/(?:\S*\/)?(?:AGENTS|CLAUDE)\.md[ \t]*$|^The following skills provide\b|^Current date: /im;
 
 function withoutFrontMatter(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(FRONT_MATTER, '').trim();

@@ -30,7 +30,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'claude-code', published: true },
     { id: 'codex', published: true },
     { id: 'copilot', published: true },
-    { id: 'opencode', published: false },
+    { id: 'opencode', published: true },
     { id: 'pi', published: true },
     { id: 'cursor', published: true },
     { id: 'handoff', published: false },

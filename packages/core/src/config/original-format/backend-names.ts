@@ -23,6 +23,7 @@ const CODEX: TranslatedBackend = { id: 'codex', original: 'codex_exec' };
 const CURSOR: TranslatedBackend = { id: 'cursor', original: 'cursor_exec' };
 const COPILOT_EXEC: TranslatedBackend = { id: 'copilot', original: 'copilot_exec' };
 const COPILOT_CHAT: TranslatedBackend = { id: 'copilot', original: 'copilot_chat' };
+const OPENCODE: TranslatedBackend = { id: 'opencode', original: 'opencode_cli' };
 const PI: TranslatedBackend = { id: 'pi', original: 'pi' };
 
 /**
@@ -53,6 +54,8 @@ const ORIGINAL_BACKEND_NAMES: Readonly<Record<string, TranslatedBackend>> = {
   copilot_chat: COPILOT_CHAT,
   copilot_cli: COPILOT_CHAT,
   github_copilot: COPILOT_CHAT,
+  opencode_cli: OPENCODE,
+  'opencode-cli': OPENCODE,
   // The sleep engine's aliases of its Pi backend (upstream-sleep §5); `pi` itself is ours too.
   pi_cli: PI,
   pi_coding_agent: PI,
