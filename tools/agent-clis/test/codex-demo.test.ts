@@ -1,93 +1,20 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { runProcess } from '@skillopt/runtime-kit';
 import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cache';
+import { madeCalls, trainDemo, withSimServe, type DemoTraining } from './helpers/demo-training';
 
 // Item 6 of issue 19: configs/features/codex-demo.yaml trains to the end against `skillopt sim
 // serve`, with the real Codex CLI as the target agent (and, in the second run, as the optimizer
 // too): the best skill's test accuracy above the initial's, the ledger holding the tokens Codex
 // reported for every rollout it ran.
 
-const repository = path.resolve(__dirname, '..', '..', '..');
-const cli = path.join(repository, 'apps', 'cli', 'bin', 'run.js');
 const TRAINING_TIMEOUT_MS = 240_000;
 
-interface LedgerLine {
-  line: string;
-  sequence: number;
-  role?: string;
-  provider?: string;
-  usage?: { inputTokens: number; outputTokens: number; estimated?: boolean };
-}
-
-/** `skillopt sim serve` for the demo's items on a free loopback port, stopped (by its pid) after `body`. */
-async function withSimServe(body: (url: string) => Promise<void>): Promise<void> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'codex-demo-sim-'));
-  const readyFile = path.join(directory, 'ready.json');
-  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', 'configs/demo/default.yaml', '--port', '0', '--ready-file', readyFile], {
-    cwd: repository,
-    stdio: 'ignore',
-  });
-  try {
-    for (let waited = 0; !existsSync(readyFile); waited += 100) {
-      if (waited > 60_000 || server.exitCode !== null) throw new Error('sim serve did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await body((JSON.parse(readFileSync(readyFile, 'utf8')) as { url: string }).url);
-  } finally {
-    server.kill('SIGTERM');
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-async function trainDemo(codex: LocatedAgentCli, url: string, extra: readonly string[]) {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'codex-demo-run-'));
-  const out = path.join(directory, 'run');
-  try {
-    const result = await runProcess({
-      command: process.execPath,
-      args: [
-        cli,
-        'train',
-        '--config',
-        'configs/features/codex-demo.yaml',
-        '--set',
-        `backends.codex.path=${codex.binary}`,
-        '--set',
-        `backends.codex.base_url=${url}`,
-        ...extra,
-        '--out',
-        out,
-      ],
-      cwd: repository,
-      allowedEnvironmentVariables: ['PATH'],
-      extraEnvironmentVariables: { HOME: directory, CODEX_API_KEY: 'sim', NO_COLOR: '1' },
-      timeoutMs: TRAINING_TIMEOUT_MS,
-      provider: 'skillopt',
-    });
-    if (result.exitCode !== 0) throw new Error(`skillopt train ended with ${result.exitCode}:\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
-    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as {
-      test: { initial: { hard: number; excluded: number }; best: { hard: number; excluded: number } };
-      targetModel: { provider: string };
-    };
-    const ledger = readFileSync(path.join(out, 'ledger.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LedgerLine);
-    return { summary, ledger };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** The calls of `role` the ledger saw made (a `call-started` line and its `call-finished`), with the usage they finished with. */
-function madeCalls(ledger: readonly LedgerLine[], role: string): Array<{ provider: string | undefined; usage: LedgerLine['usage'] }> {
-  const finished = new Map(ledger.filter((line) => line.line === 'call-finished').map((line) => [line.sequence, line]));
-  return ledger
-    .filter((line) => line.line === 'call-started' && line.role === role)
-    .map((line) => ({ provider: line.provider, usage: finished.get(line.sequence)?.usage }));
+function codexTraining(codex: LocatedAgentCli, url: string, extra: readonly string[]): DemoTraining {
+  return {
+    config: 'configs/features/codex-demo.yaml',
+    settings: [`backends.codex.path=${codex.binary}`, `backends.codex.base_url=${url}`, ...extra],
+    environment: { CODEX_API_KEY: 'sim' },
+    timeoutMs: TRAINING_TIMEOUT_MS,
+  };
 }
 
 describe('the codex demo (configs/features/codex-demo.yaml) against sim serve', () => {
@@ -96,7 +23,7 @@ describe('the codex demo (configs/features/codex-demo.yaml) against sim serve', 
     'trains with Codex as the target agent: the best skill beats the initial one on test, every rollout’s tokens as Codex reported them',
     async (codex) => {
       await withSimServe(async (url) => {
-        const { summary, ledger } = await trainDemo(codex, url, []);
+        const { summary, ledger } = await trainDemo(codexTraining(codex, url, []));
         expect(summary.test.best.hard).toBeGreaterThan(summary.test.initial.hard);
         expect(summary.test.best.excluded).toBe(0);
         const rollouts = madeCalls(ledger, 'target');
@@ -116,7 +43,7 @@ describe('the codex demo (configs/features/codex-demo.yaml) against sim serve', 
     'trains with Codex as the optimizer too: its calls in the ledger with the tokens it reported, and the best skill still beats the initial one',
     async (codex) => {
       await withSimServe(async (url) => {
-        const { summary, ledger } = await trainDemo(codex, url, ['--set', 'model.optimizer_backend=codex']);
+        const { summary, ledger } = await trainDemo(codexTraining(codex, url, ['model.optimizer_backend=codex']));
         expect(summary.test.best.hard).toBeGreaterThan(summary.test.initial.hard);
         const optimizerCalls = madeCalls(ledger, 'optimizer');
         expect(optimizerCalls.length).toBeGreaterThanOrEqual(2);

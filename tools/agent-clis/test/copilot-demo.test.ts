@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { runProcess } from '@skillopt/runtime-kit';
-import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cache';
+import { testWithAgentCli } from './helpers/agent-cli-cache';
+import { madeCalls, trainDemo, withSimServe } from './helpers/demo-training';
 
 // Item 5 of issue 20: configs/features/copilot-demo.yaml trains to the end against `skillopt sim
 // serve`, with the real Copilot CLI (BYOK, offline) as the target agent: the best skill's test
@@ -11,90 +8,7 @@ import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cach
 // rollout it ran. Copilot runs from the package the installer unpacked (XDG_CACHE_HOME), and its
 // key is long and odd, since Copilot masks the key's value wherever it appears in its output.
 
-const repository = path.resolve(__dirname, '..', '..', '..');
-const cli = path.join(repository, 'apps', 'cli', 'bin', 'run.js');
 const TRAINING_TIMEOUT_MS = 240_000;
-
-interface LedgerLine {
-  line: string;
-  sequence: number;
-  role?: string;
-  provider?: string;
-  usage?: { inputTokens: number; outputTokens: number; estimated?: boolean };
-}
-
-/** `skillopt sim serve` for the demo's items on a free loopback port, stopped (by its pid) after `body`. */
-async function withSimServe(body: (url: string) => Promise<void>): Promise<void> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'copilot-demo-sim-'));
-  const readyFile = path.join(directory, 'ready.json');
-  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', 'configs/demo/default.yaml', '--port', '0', '--ready-file', readyFile], {
-    cwd: repository,
-    stdio: 'ignore',
-  });
-  try {
-    for (let waited = 0; !existsSync(readyFile); waited += 100) {
-      if (waited > 60_000 || server.exitCode !== null) throw new Error('sim serve did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await body((JSON.parse(readFileSync(readyFile, 'utf8')) as { url: string }).url);
-  } finally {
-    server.kill('SIGTERM');
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-async function trainDemo(copilot: LocatedAgentCli, url: string, extra: readonly string[]) {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'copilot-demo-run-'));
-  const out = path.join(directory, 'run');
-  try {
-    const result = await runProcess({
-      command: process.execPath,
-      args: [
-        cli,
-        'train',
-        '--config',
-        'configs/features/copilot-demo.yaml',
-        '--set',
-        `backends.copilot.path=${copilot.binary}`,
-        '--set',
-        `backends.copilot.base_url=${url}`,
-        ...extra,
-        '--out',
-        out,
-      ],
-      cwd: repository,
-      allowedEnvironmentVariables: ['PATH'],
-      extraEnvironmentVariables: {
-        HOME: directory,
-        XDG_CACHE_HOME: path.join(copilot.cacheHome, '.cache'),
-        COPILOT_PROVIDER_API_KEY: 'loopback-copilot-demo-key-7d21',
-        NO_COLOR: '1',
-      },
-      timeoutMs: TRAINING_TIMEOUT_MS,
-      provider: 'skillopt',
-    });
-    if (result.exitCode !== 0) throw new Error(`skillopt train ended with ${result.exitCode}:\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
-    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as {
-      test: { initial: { hard: number; excluded: number }; best: { hard: number; excluded: number } };
-      targetModel: { provider: string };
-    };
-    const ledger = readFileSync(path.join(out, 'ledger.jsonl'), 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as LedgerLine);
-    return { summary, ledger };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-/** The calls of `role` the ledger saw made (a `call-started` line and its `call-finished`), with the usage they finished with. */
-function madeCalls(ledger: readonly LedgerLine[], role: string): Array<{ provider: string | undefined; usage: LedgerLine['usage'] }> {
-  const finished = new Map(ledger.filter((line) => line.line === 'call-finished').map((line) => [line.sequence, line]));
-  return ledger
-    .filter((line) => line.line === 'call-started' && line.role === role)
-    .map((line) => ({ provider: line.provider, usage: finished.get(line.sequence)?.usage }));
-}
 
 describe('the copilot demo (configs/features/copilot-demo.yaml) against sim serve', () => {
   testWithAgentCli(
@@ -102,7 +16,12 @@ describe('the copilot demo (configs/features/copilot-demo.yaml) against sim serv
     'trains with Copilot as the target agent: the best skill beats the initial one on test, every rollout’s tokens from its usage report',
     async (copilot) => {
       await withSimServe(async (url) => {
-        const { summary, ledger } = await trainDemo(copilot, url, []);
+        const { summary, ledger } = await trainDemo({
+          config: 'configs/features/copilot-demo.yaml',
+          settings: [`backends.copilot.path=${copilot.binary}`, `backends.copilot.base_url=${url}`],
+          environment: { XDG_CACHE_HOME: path.join(copilot.cacheHome, '.cache'), COPILOT_PROVIDER_API_KEY: 'loopback-copilot-demo-key-7d21' },
+          timeoutMs: TRAINING_TIMEOUT_MS,
+        });
         expect(summary.test.best.hard).toBeGreaterThan(summary.test.initial.hard);
         expect(summary.test.best.excluded).toBe(0);
         const rollouts = madeCalls(ledger, 'target');

@@ -19,7 +19,10 @@ export interface LedgerLine {
 }
 
 export interface DemoSummary {
-  test: { initial: { hard: number; excluded: number }; best: { hard: number; excluded: number } };
+  baseline: { score: number };
+  best: { score: number };
+  acceptedCandidates: number;
+  test: { initial: { hard: number; soft: number; excluded: number }; best: { hard: number; soft: number; excluded: number } };
 }
 
 /** `skillopt sim serve` for the demo's items on a free loopback port, stopped (by its pid) after `body`. */
