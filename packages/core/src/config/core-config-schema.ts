@@ -236,7 +236,7 @@ const priceOverrideSchema = z.strictObject({
   as_of: isoDate.describe('The date the figures were read, YYYY-MM-DD.'),
 });
 
-export const pricesSectionSchema = z.strictObject({
+const pricesSectionSchema = z.strictObject({
   overrides: z
     .array(priceOverrideSchema)
     .default([])
