@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, type CodexBackendConfigInput } from '@skillopt/backends-codex';
 import { ProviderError, type AgentRunRequest, type TaskItem } from '@skillopt/contract';
 import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cache';
 import { startDenyProxy, type DenyProxy } from './helpers/deny-proxy';
+import { startSilentModel } from './helpers/silent-model';
 import { startLoopbackModel, type LoopbackModel } from './helpers/loopback-model';
 
 // @skillopt/backends-codex driving the real Codex CLI against `sim serve` on loopback: what the
@@ -73,23 +72,6 @@ async function withSession(cli: LocatedAgentCli, body: (session: Session) => Pro
 
 const requestTexts = (model: LoopbackModel) =>
   model.exchanges.filter((exchange) => exchange.path.endsWith('/responses')).map((exchange) => JSON.stringify(exchange.body));
-
-/** A loopback server that accepts requests and never answers: a model that hangs. */
-async function startSilentModel(): Promise<{ url: string; requests: number; close(): Promise<void> }> {
-  const state = { requests: 0 };
-  const server = http.createServer(() => void (state.requests += 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    get requests() {
-      return state.requests;
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 describe('@skillopt/backends-codex with the real Codex CLI', () => {
   testWithAgentCli(

@@ -1,13 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, type CopilotBackendConfigInput } from '@skillopt/backends-copilot';
 import { ProviderError, type AgentRunRequest, type TaskItem } from '@skillopt/contract';
 import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cache';
 import { startDenyProxy, type DenyProxy } from './helpers/deny-proxy';
+import { startSilentModel } from './helpers/silent-model';
 import { startLoopbackModel, type LoopbackModel } from './helpers/loopback-model';
 
 // @skillopt/backends-copilot driving the real GitHub Copilot CLI (BYOK, offline) against `sim
@@ -112,23 +111,6 @@ function snapshot(directory: string): string[] {
       return stats.isDirectory() ? [] : [`${name} ${stats.size} ${stats.mtimeMs}`];
     })
     .sort();
-}
-
-/** A loopback server that accepts requests and never answers: a model that hangs. */
-async function startSilentModel(): Promise<{ url: string; requests: number; close(): Promise<void> }> {
-  const state = { requests: 0 };
-  const server = http.createServer(() => void (state.requests += 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    get requests() {
-      return state.requests;
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 describe('@skillopt/backends-copilot with the real Copilot CLI', () => {

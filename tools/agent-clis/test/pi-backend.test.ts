@@ -1,12 +1,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, type PiBackendConfigInput } from '@skillopt/backends-pi';
 import { ProviderError, type AgentRunRequest, type TaskItem, type Usage } from '@skillopt/contract';
 import { testWithAgentCli, type LocatedAgentCli } from './helpers/agent-cli-cache';
 import { startDenyProxy, type DenyProxy } from './helpers/deny-proxy';
+import { startSilentModel } from './helpers/silent-model';
 import { startLoopbackModel, type LoopbackModel } from './helpers/loopback-model';
 
 // @skillopt/backends-pi driving the real Pi CLI against `sim serve` on loopback: what the
@@ -84,23 +83,6 @@ function servedUsage(model: LoopbackModel): Usage {
       total.outputTokens += chunk.usage.completion_tokens;
     }
   return total;
-}
-
-/** A loopback server that accepts requests and never answers: a model that hangs. */
-async function startSilentModel(): Promise<{ url: string; requests: number; close(): Promise<void> }> {
-  const state = { requests: 0 };
-  const server = http.createServer(() => void (state.requests += 1));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
-    get requests() {
-      return state.requests;
-    },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 /** The processes working in `directory` (Pi's Node process runs in its workspace), by /proc. */
