@@ -8,13 +8,13 @@ import { madeCalls, trainDemo, withSimServe } from './helpers/demo-training';
 // this file's share of the CI budget.)
 
 // OpenCode is the slowest CLI to start (about 11 s of CPU a run), so its demo is the smallest that
-// still shows lift on validation: 4 train items in two steps, 2 validation and 2 test items.
+// still shows lift on validation: 2 train items in one step, 2 validation and 2 test items.
 const TRAINING_TIMEOUT_MS = 600_000;
 
 describe('the opencode demo (configs/features/opencode-demo.yaml) against sim serve', () => {
   testWithAgentCli(
     'opencode',
-    'trains with OpenCode as the target agent: the best skill beats the initial one on test, every rollout’s tokens as OpenCode reported them',
+    'trains with OpenCode as the target agent: the gate accepts a skill that beats the initial one on validation, every rollout’s tokens as OpenCode reported them',
     async (opencode) => {
       await withSimServe(async (url) => {
         const { summary, ledger } = await trainDemo({
