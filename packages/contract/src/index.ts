@@ -107,6 +107,7 @@ export {
   runStartedEventSchema,
   runStoppedEventSchema,
   stageFailedEventSchema,
+  editRefusedEventSchema,
   stepFinishedEventSchema,
   stepStartedEventSchema,
   usageRecordedEventSchema,

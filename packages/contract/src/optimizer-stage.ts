@@ -3,9 +3,11 @@
  * stage's model calls is the stage's name, the `edits-proposed` and `stage-failed` events carry it,
  * and the simulated optimizer recognises it. A step runs reflect → merge → rank (ranking, and
  * keeping at most the learning rate of the edits) → lr-decide (when the model picks the learning
- * rate) → rewrite; an epoch ends with slow-update, meta-skill and appendix-consolidate.
+ * rate) → rewrite; an epoch ends with slow-update, meta-skill and appendix-consolidate. With an
+ * agent as the optimizer, `optimize` (the agent editing a copy of the skill) takes the place of
+ * reflect and merge.
  */
-export const OPTIMIZER_STAGES = ['reflect', 'merge', 'rank', 'lr-decide', 'rewrite', 'slow-update', 'meta-skill', 'appendix-consolidate'] as const;
+export const OPTIMIZER_STAGES = ['reflect', 'merge', 'rank', 'lr-decide', 'rewrite', 'slow-update', 'meta-skill', 'appendix-consolidate', 'optimize'] as const;
 export type OptimizerStage = (typeof OPTIMIZER_STAGES)[number];
 
 /**

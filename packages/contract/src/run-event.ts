@@ -80,6 +80,20 @@ export const stageFailedEventSchema = z.strictObject({
   reason: z.string(),
 });
 
+/**
+ * A change the agent optimizer made to its copy of the skill that was not turned into an edit: one
+ * that touched a protected region, or that no edit can express. It never reaches the candidate.
+ */
+export const editRefusedEventSchema = z.strictObject({
+  type: z.literal('edit-refused'),
+  ...base,
+  ...stepPosition,
+  stage: z.enum(OPTIMIZER_STAGES),
+  reason: z.string(),
+  /** The start of the text the change touched, for the reader. */
+  excerpt: z.string(),
+});
+
 /** Which candidate a gate judged: a step's, or the epoch-end slow update's (absent: a step's). */
 const gatedStage = { stage: z.enum(GATED_CANDIDATE_KINDS).optional() };
 
@@ -167,6 +181,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   itemRolledOutEventSchema,
   editsProposedEventSchema,
   stageFailedEventSchema,
+  editRefusedEventSchema,
   candidateEvaluatedEventSchema,
   gateDecidedEventSchema,
   stepFinishedEventSchema,

@@ -34,6 +34,7 @@ const everyEvent: RunEvent[] = [
   { type: 'item-rolled-out', ...base, phase: 'train', skillHash: hash, itemId: 'a', sampleIndex: 0, hard: 1, soft: 1, cached: false, completed: 1, total: 1 },
   { type: 'edits-proposed', ...base, ...position, stage: 'reflect', count: 3 },
   { type: 'stage-failed', ...base, stage: 'reflect', prompt: 'reflect-failure', reason: 'no JSON', epoch: 1, globalStep: 1 },
+  { type: 'edit-refused', ...base, epoch: 1, step: 1, globalStep: 1, stage: 'optimize', reason: 'it changes a protected region', excerpt: '- A kept note.' },
   { type: 'candidate-evaluated', ...base, ...position, stage: 'step', candidateHash: hash, candidateScore: 0.5, incumbentScore: 0.25, itemsEvaluated: 4 },
   { type: 'gate-decided', ...base, ...position, accepted: true, strategy: 'strict', reason: 'higher', candidateScore: 0.5, incumbentScore: 0.25 },
   { type: 'step-finished', ...base, ...position, accepted: true, bestScore: 0.5, excludedItems: 0 },
