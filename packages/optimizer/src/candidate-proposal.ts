@@ -1,4 +1,5 @@
 import { addUsage, EMPTY_USAGE, type ChatModel, type Edit, type ScoredRollout, type Usage } from '@skillopt/contract';
+import { proposeEditsByAgent, type AgentEditRecord, type AgentOptimizerRun } from './agent-edit.js';
 import { aggregateEdits } from './aggregation.js';
 import type { EditApplicationReport } from './edit-engine.js';
 import { chooseLearningRate } from './learning-rate-decision.js';
@@ -9,6 +10,7 @@ import { addAppendixNotes, consolidateAppendix } from './reflection-appendix.js'
 import { reflect, type AnalystKind, type AppendixNoteSources, type ReflectionResult } from './reflection.js';
 import { selectEdits } from './selection.js';
 import { updateSkill, type SkillUpdateMode, type SkillUpdateOptions } from './skill-update.js';
+import type { RefusedChange } from './skill-revision.js';
 import type { StageFailure } from './stage-result.js';
 
 /** How one step turns trajectories into a candidate: the optimizer's settings, in its own terms. */
@@ -41,6 +43,12 @@ export interface CandidateProposalOptions extends PromptContext {
   settings: CandidateProposalSettings;
   /** 1-based, counted across epochs: where the learning-rate schedule stands. */
   globalStep: number;
+  /**
+   * An agent as the optimizer: its harness edits a copy of the skill (the `optimize` stage) in
+   * place of reflect and merge; `model` still ranks, decides an autonomous learning rate and
+   * rewrites. Absent: the chat optimizer.
+   */
+  agent?: AgentOptimizerRun;
   /** Told of each stage's edit count and of each stage failure, as they happen. */
   onProgress?: (progress: CandidateProposalProgress) => void;
 }
@@ -52,8 +60,10 @@ export interface CandidateProposalOptions extends PromptContext {
  * it with a `stage-failed` outcome.
  */
 export type CandidateProposalProgress =
-  | { type: 'edits-proposed'; stage: 'reflect' | 'merge' | 'rank'; count: number }
-  | { type: 'stage-failed'; failure: StageFailure };
+  | { type: 'edits-proposed'; stage: 'reflect' | 'merge' | 'rank' | 'optimize'; count: number }
+  | { type: 'stage-failed'; failure: StageFailure }
+  /** A change the agent optimizer made that no edit carries (it touched a protected region, say). */
+  | { type: 'edit-refused'; refused: RefusedChange };
 
 /** Edits counted at each stage that ran; a stage that did not run has no count. */
 export interface EditCounts {
@@ -77,6 +87,8 @@ export interface CandidateProposalArtifacts {
   rankedEdits?: RankedEdits;
   /** Patch mode: what happened to each selected edit. */
   editApplyReports?: EditApplicationReport[];
+  /** With an agent as the optimizer: its run, its copy of the skill and the edits read from it. */
+  agentEdit?: AgentEditRecord;
 }
 
 /** What every outcome reports: how far the proposal got and what it cost. */
@@ -142,12 +154,22 @@ type EditProposal = { outcome: 'edits'; selectedEdits: Edit[]; appendixNotes: st
  */
 export async function proposeCandidate(options: CandidateProposalOptions): Promise<CandidateProposal> {
   const proposal = new ProposalInProgress(options);
+  if (options.agent !== undefined) {
+    const edits = await proposeEditsWithAgent(options, options.agent, proposal);
+    if (edits.outcome !== 'edits') return edits;
+    // The agent's copy is the rewrite: its edits (all of them, or those selected) are applied as a patch.
+    return updateToCandidate(options, proposal, edits.selectedEdits, edits.appendixNotes, updateModeWithAgent(options.settings.updateMode));
+  }
   const edits: EditProposal =
     options.settings.updateMode === 'full_rewrite_minibatch'
       ? { outcome: 'edits', selectedEdits: [], appendixNotes: [] }
       : await proposeEdits(options, proposal);
   if (edits.outcome !== 'edits') return edits;
-  return updateToCandidate(options, proposal, edits.selectedEdits, edits.appendixNotes);
+  return updateToCandidate(options, proposal, edits.selectedEdits, edits.appendixNotes, options.settings.updateMode);
+}
+
+function updateModeWithAgent(mode: SkillUpdateMode): SkillUpdateMode {
+  return mode === 'full_rewrite_minibatch' ? 'patch' : mode;
 }
 
 /** The running totals, edit counts and artifacts of one proposal, and how each outcome is reported. */
@@ -193,7 +215,7 @@ class ProposalInProgress {
 }
 
 async function proposeEdits(options: CandidateProposalOptions, proposal: ProposalInProgress): Promise<EditProposal> {
-  const { model, signal, skill, results, settings, globalStep } = options;
+  const { model, signal, skill, results, settings } = options;
   const promptContext = promptContextOf(options);
 
   const reflection = await reflect({
@@ -233,11 +255,27 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
   proposal.editCounts.merged = merged.length;
   proposal.report({ type: 'edits-proposed', stage: 'merge', count: merged.length });
 
+  const selection = await selectWithinLearningRate(options, proposal, merged);
+  if (selection.outcome !== 'edits') return selection;
+  return { outcome: 'edits', selectedEdits: selection.selectedEdits, appendixNotes: reflection.reports.flatMap((report) => report.appendixNotes) };
+}
+
+/**
+ * The learning rate (the schedule's, or the model's when autonomous) and the selection of at most
+ * that many of `edits`, ranked by the model when they do not all fit.
+ */
+async function selectWithinLearningRate(
+  options: CandidateProposalOptions,
+  proposal: ProposalInProgress,
+  edits: Edit[],
+): Promise<{ outcome: 'edits'; selectedEdits: Edit[] } | NoCandidate> {
+  const { model, signal, skill, results, settings, globalStep } = options;
+  const promptContext = promptContextOf(options);
   const decision = await chooseLearningRate({
     model,
     signal,
     skill,
-    edits: merged,
+    edits,
     settings: settings.learningRate,
     globalStep,
     evidence: { rolloutCount: results.length, meanHard: mean(results.map((result) => result.hard)), meanSoft: mean(results.map((result) => result.soft)) },
@@ -245,10 +283,10 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
   });
   proposal.count(decision);
   if (!decision.ok) return proposal.failed(decision);
-  const learningRate = settings.learningRateLimitsEdits ? decision.value.learningRate : merged.length;
+  const learningRate = settings.learningRateLimitsEdits ? decision.value.learningRate : edits.length;
   proposal.learningRate = learningRate;
 
-  const selection = await selectEdits({ model, signal, skill, edits: merged, learningRate, ...promptContext });
+  const selection = await selectEdits({ model, signal, skill, edits, learningRate, ...promptContext });
   proposal.count(selection);
   if (!selection.ok) return proposal.failed(selection);
   const selectedEdits = selection.value.edits;
@@ -257,7 +295,47 @@ async function proposeEdits(options: CandidateProposalOptions, proposal: Proposa
   proposal.report({ type: 'edits-proposed', stage: 'rank', count: selectedEdits.length });
   // Merging never returns an empty list, so selection keeps nothing only under a learning rate of 0.
   if (selectedEdits.length === 0) return { ...proposal.accounting(), outcome: 'learning-rate-zero', learningRate };
-  return { outcome: 'edits', selectedEdits, appendixNotes: reflection.reports.flatMap((report) => report.appendixNotes) };
+  return { outcome: 'edits', selectedEdits };
+}
+
+/**
+ * The agent's edits in place of reflect and merge, then the same learning rate and selection (a
+ * full rewrite keeps every edit). The kept edits are put in the order of the agent's copy from the
+ * end backwards, so that two added blocks at one place land in the order the agent wrote them.
+ */
+async function proposeEditsWithAgent(options: CandidateProposalOptions, agent: AgentOptimizerRun, proposal: ProposalInProgress): Promise<EditProposal> {
+  const { settings } = options;
+  const agentEdits = await proposeEditsByAgent({
+    agent,
+    signal: options.signal,
+    skill: options.skill,
+    results: options.results,
+    maxEdits: settings.learningRate.maxLearningRate,
+    failureOnly: settings.failureOnly,
+    ...promptContextOf(options),
+  });
+  proposal.count(agentEdits);
+  const record = agentEdits.ok ? agentEdits.value.record : agentEdits.record;
+  if (record !== undefined) {
+    proposal.artifacts.agentEdit = record;
+    for (const refused of record.refused) proposal.report({ type: 'edit-refused', refused });
+  }
+  if (!agentEdits.ok) return proposal.failed(agentEdits);
+  const { edits, positions } = agentEdits.value;
+  proposal.editCounts.proposed = edits.length;
+  proposal.report({ type: 'edits-proposed', stage: 'optimize', count: edits.length });
+  if (settings.updateMode === 'full_rewrite_minibatch') {
+    proposal.editCounts.selected = edits.length;
+    return { outcome: 'edits', selectedEdits: inRevisionOrderFromTheEnd(edits, edits, positions), appendixNotes: [] };
+  }
+  const selection = await selectWithinLearningRate(options, proposal, edits);
+  if (selection.outcome !== 'edits') return selection;
+  return { outcome: 'edits', selectedEdits: inRevisionOrderFromTheEnd(selection.selectedEdits, edits, positions), appendixNotes: [] };
+}
+
+function inRevisionOrderFromTheEnd(selected: readonly Edit[], all: readonly Edit[], positions: readonly number[]): Edit[] {
+  const positionOf = (edit: Edit) => positions[all.indexOf(edit)] ?? 0;
+  return [...selected].sort((left, right) => positionOf(right) - positionOf(left));
 }
 
 async function updateToCandidate(
@@ -265,13 +343,14 @@ async function updateToCandidate(
   proposal: ProposalInProgress,
   selectedEdits: Edit[],
   appendixNotes: string[],
+  updateMode: SkillUpdateMode,
 ): Promise<CandidateProposal> {
   const { model, signal, skill, results, settings } = options;
   const promptContext = promptContextOf(options);
   const updateOptions: SkillUpdateOptions =
-    settings.updateMode === 'patch'
+    updateMode === 'patch'
       ? { mode: 'patch', skill, edits: selectedEdits }
-      : settings.updateMode === 'rewrite_from_suggestions'
+      : updateMode === 'rewrite_from_suggestions'
         ? { mode: 'rewrite_from_suggestions', model, signal, skill, edits: selectedEdits, ...promptContext }
         : { mode: 'full_rewrite_minibatch', model, signal, skill, results, ...promptContext };
   const update = await updateSkill(updateOptions);

@@ -142,3 +142,5 @@ export {
   type RankedEdits,
   type UnchangedSkill,
 } from './candidate-proposal.js';
+export { editsFromRevision, type RefusedChange, type RevisionChange, type SkillRevision } from './skill-revision.js';
+export { AGENT_SKILL_FILE, type AgentEditRecord, type AgentOptimizerRun, agentOptimizerRequest } from './agent-edit.js';

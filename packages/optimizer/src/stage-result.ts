@@ -1,14 +1,15 @@
 import type { OptimizerPrompt, OptimizerStage, Usage } from '@skillopt/contract';
 
 /**
- * A stage whose model reply could not be used, even after one re-ask. It is a value, not a thrown
- * error: the step records it and moves on. Provider failures are different: they are thrown.
+ * A stage whose model reply could not be used, even after one re-ask (or an agent optimizer's run
+ * that left nothing to use). It is a value, not a thrown error: the step records it and moves on.
+ * Provider failures of chat calls are different: they are thrown.
  */
 export interface StageFailure {
   ok: false;
-  /** The stage that failed (the contract's vocabulary), and the prompt template whose reply was unusable. */
+  /** The stage that failed (the contract's vocabulary), and the prompt template whose reply was unusable (none for the agent's `optimize`). */
   stage: OptimizerStage;
-  prompt: OptimizerPrompt;
+  prompt?: OptimizerPrompt;
   reason: string;
   /** Model calls made for this stage, the re-ask included. */
   attempts: number;
