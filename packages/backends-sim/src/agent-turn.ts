@@ -1,7 +1,7 @@
 import { messageText, type Message, type ToolDefinition } from '@skillopt/contract';
 import { filesNamedInPrompt, workingDirectoryOf, workspaceSkillFiles } from './named-files.js';
 import { skillInAgentRequest } from './skill-in-request.js';
-import { chooseAgentTools, readFileCall } from './tool-choice.js';
+import { chooseAgentTools, readFileCall, type AgentTools } from './tool-choice.js';
 import { fileTextOfToolOutput } from './tool-output-text.js';
 
 /** What the simulated target does next as an agent's model. */
@@ -18,7 +18,7 @@ export type AgentStep =
       structuredOutput?: ToolDefinition;
     };
 
-interface ToolCallSeen {
+export interface ToolCallSeen {
   input: string;
   toolName: string;
   output?: string;
@@ -28,7 +28,8 @@ interface ToolCallSeen {
 /** Each file may be tried twice: with the reader, then (after an error) with the shell. */
 const ATTEMPTS_PER_FILE = 2;
 
-function callsOf(messages: readonly Message[]): ToolCallSeen[] {
+/** Every tool call of the conversation, with its result once the harness sent one back. */
+function toolCallsOf(messages: readonly Message[]): ToolCallSeen[] {
   const calls = new Map<string, ToolCallSeen>();
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
@@ -43,41 +44,66 @@ function callsOf(messages: readonly Message[]): ToolCallSeen[] {
   return [...calls.values()];
 }
 
+/** Where an agent's model stands with the files its prompt names: the next read, or everything read. */
+export interface FileReading {
+  tools: AgentTools;
+  systemTexts: string[];
+  userTexts: string[];
+  workingDirectory: string | undefined;
+  calls: ToolCallSeen[];
+  /** The files the prompt names, in order. */
+  named: string[];
+  /** The next file to read, with the tool call that reads it; absent when every file is read (or given up on). */
+  nextRead?: Extract<AgentStep, { kind: 'read' }>;
+  /** Each file read, by the name the prompt gave it, as its text. */
+  filesRead: Map<string, string>;
+}
+
 /**
- * The next step of the simulated target offered tools, or `undefined` when the tools are not an
- * agent's (no shell, no file reader or structured-output tool, or only a reader and no file named:
- * the chat tool loop then stays as it was). An agent's model reads, one tool round trip each, the
- * files the user prompt names and the workspace skill files a skills listing points at, with the
- * tools its request offers (chosen by their schemas); then it answers from what it read with the
- * skill it found — through the structured-output tool first, when the harness offers one. A
- * request that names no file is answered at once.
+ * The files the user prompt names and the workspace skill files a skills listing points at, read
+ * one tool round trip each with the tools the request offers (chosen by their schemas).
  */
-export function planAgentStep(
-  messages: readonly Message[],
-  tools: readonly ToolDefinition[],
-  findInSystemPrompt?: (system: string) => string,
-): AgentStep | undefined {
+export function readNamedFiles(messages: readonly Message[], tools: readonly ToolDefinition[]): FileReading {
   const agentTools = chooseAgentTools(tools);
   const systemTexts = messages.filter((message) => message.role === 'system').map(messageText);
   const userTexts = messages.filter((message) => message.role === 'user').map(messageText);
   const workingDirectory = workingDirectoryOf([...systemTexts, ...userTexts]);
   const named = [...filesNamedInPrompt(userTexts)];
   for (const file of workspaceSkillFiles([...systemTexts, ...userTexts], workingDirectory)) if (!named.includes(file)) named.push(file);
-  if (agentTools.shell === undefined && agentTools.structuredOutput === undefined && (agentTools.reader === undefined || named.length === 0)) return undefined;
-
-  const calls = callsOf(messages);
-  const filesRead = new Map<string, string>();
+  const calls = toolCallsOf(messages);
+  const reading: FileReading = { tools: agentTools, systemTexts, userTexts, workingDirectory, calls, named, filesRead: new Map() };
   for (const file of named) {
     const attempts = calls.filter((call) => call.input.includes(JSON.stringify(file).slice(1, -1)));
     const read = attempts.find((call) => call.output !== undefined && !call.isError);
     if (read?.output !== undefined) {
-      filesRead.set(file, fileTextOfToolOutput(read.output));
+      reading.filesRead.set(file, fileTextOfToolOutput(read.output));
       continue;
     }
     if (attempts.length >= ATTEMPTS_PER_FILE) continue;
     const call = readFileCall(agentTools, file, workingDirectory, attempts.length > 0);
-    if (call !== undefined) return { kind: 'read', file, toolName: call.tool.name, input: call.input };
+    if (call !== undefined) return { ...reading, nextRead: { kind: 'read', file, toolName: call.tool.name, input: call.input } };
   }
+  return reading;
+}
+
+/**
+ * The next step of the simulated target offered tools, or `undefined` when the tools are not an
+ * agent's (no shell, no file reader or structured-output tool, or only a reader and no file named:
+ * the chat tool loop then stays as it was). An agent's model reads the files its prompt names
+ * (readNamedFiles); then it answers from what it read with the skill it found — through the
+ * structured-output tool first, when the harness offers one. A request that names no file is
+ * answered at once.
+ */
+export function planAgentStep(
+  messages: readonly Message[],
+  tools: readonly ToolDefinition[],
+  findInSystemPrompt?: (system: string) => string,
+): AgentStep | undefined {
+  const reading = readNamedFiles(messages, tools);
+  const { tools: agentTools, systemTexts, userTexts, filesRead, calls } = reading;
+  if (agentTools.shell === undefined && agentTools.structuredOutput === undefined && (agentTools.reader === undefined || reading.named.length === 0))
+    return undefined;
+  if (reading.nextRead !== undefined) return reading.nextRead;
 
   const systemText = systemTexts.join('\n\n');
   const skill = skillInAgentRequest(systemText, userTexts, filesRead, findInSystemPrompt);

@@ -14,6 +14,7 @@ import {
   type ToolDefinition,
 } from '@skillopt/contract';
 import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
+import { planAgentOptimizerStep } from './agent-optimizer-turn.js';
 import { planAgentStep, type AgentStep } from './agent-turn.js';
 import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
@@ -226,12 +227,27 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       toolCalls = reply.toolCalls;
       Object.assign(metadata, reply.metadata);
     } else {
-      const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
-      const reply = answerOptimizerPrompt({ seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId }, userTexts);
-      text = reply.text;
-      metadata.stage = reply.stage ?? 'unrecognised';
-      if (reply.prompt !== undefined) metadata.prompt = reply.prompt;
-      if (reply.malformed) metadata.malformed = true;
+      const settings = { seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId };
+      const agentStep =
+        request.tools === undefined || request.tools.length === 0 ? undefined : planAgentOptimizerStep(settings, request.messages, request.tools);
+      if (agentStep !== undefined) {
+        // The optimizer as an agent's model: it reads and writes the workspace through the harness's tools.
+        metadata.stage = 'optimize';
+        if (agentStep.kind === 'answer') text = agentStep.text;
+        else {
+          text = '';
+          const toolCallId = `call_sim_${hashHex(seed, 'agent-optimizer', agentStep.action, agentStep.file, String(request.messages.length)).slice(0, 16)}`;
+          toolCalls = [{ toolCallId, toolName: agentStep.toolName, input: agentStep.input }];
+          Object.assign(metadata, { agentStep: agentStep.action, file: agentStep.file });
+        }
+      } else {
+        const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
+        const reply = answerOptimizerPrompt(settings, userTexts);
+        text = reply.text;
+        metadata.stage = reply.stage ?? 'unrecognised';
+        if (reply.prompt !== undefined) metadata.prompt = reply.prompt;
+        if (reply.malformed) metadata.malformed = true;
+      }
     }
     if (latencyMs > 0) await sleep(latencyMs, request.signal);
     else if (request.signal?.aborted) throw abortReason(request.signal);

@@ -50,9 +50,34 @@ describe("the simulator's tool choice on the real CLIs' tool lists", () => {
     for (const name of Object.keys(step.input)) expect(Object.keys(expected.input)).toContain(name);
   });
 
-  it('finds no shell, reader or structured-output tool among tools that only write, edit, search or delegate', () => {
+  it('finds no shell, reader or structured-output tool among tools that only write, edit, search or delegate; the writer is Write, not Edit', () => {
     const writers = CLAUDE_CODE_TOOLS.filter((tool) => !['Bash', 'Read'].includes(tool.name));
-    expect(chooseAgentTools(writers)).toEqual({});
+    const chosen = chooseAgentTools(writers);
+    expect(Object.keys(chosen)).toEqual(['writer']);
+    expect(chosen.writer).toEqual(expect.objectContaining({ pathProperty: 'file_path', contentProperty: 'content', absolutePath: true }));
+    expect(chosen.writer?.tool.name).toBe('Write');
+    expect(chooseAgentTools(writers.filter((tool) => tool.name !== 'Write'))).toEqual({});
+    // Claude Code's Write says its path "must be absolute, not relative": that allows no relative one.
+    const strictWrite = {
+      ...(chosen.writer?.tool as ToolDefinition),
+      inputSchema: {
+        type: 'object',
+        properties: {
+          file_path: { type: 'string', description: 'The absolute path to the file to write (must be absolute, not relative)' },
+          content: { type: 'string' },
+        },
+        required: ['file_path', 'content'],
+      },
+    };
+    expect(chooseAgentTools([strictWrite]).writer?.absolutePath).toBe(true);
+    const lenient = {
+      ...strictWrite,
+      inputSchema: {
+        ...strictWrite.inputSchema,
+        properties: { file_path: { type: 'string', description: 'An absolute or relative path' }, content: { type: 'string' } },
+      },
+    };
+    expect(chooseAgentTools([lenient]).writer?.absolutePath).toBe(false);
   });
 
   it("recognises Claude Code's StructuredOutput tool by its description, not its name", () => {
