@@ -68,6 +68,7 @@ const events: RunEvent[] = [
   { ...base, type: 'edits-proposed', ...position(4), stage: 'rank', count: 1 },
   { ...base, type: 'step-finished', ...position(4), accepted: false, bestScore: 0.5, excludedItems: 0 },
   { ...base, type: 'step-started', ...position(5), itemIds: ['a', 'b'], learningRate: 2 },
+  { ...base, type: 'edit-refused', ...position(5), stage: 'optimize', reason: 'it changes a protected region', excerpt: '- A kept note.' },
   { ...base, type: 'stage-failed', stage: 'merge', epoch: 1, globalStep: 5, reason: 'the reply was not JSON' },
   { ...base, type: 'step-finished', ...position(5), accepted: false, bestScore: 0.5, excludedItems: 0 },
   { ...base, type: 'epoch-finished', epoch: 1, bestScore: 0.5 },
@@ -118,6 +119,7 @@ describe('the progress display', () => {
       expect(output).toContain('  step 1: accepted (50.0% vs 25.0%) beats the incumbent\n');
       expect(output).toContain('  step 2: no edits proposed\n');
       expect(output).toContain('  step 3: no edits selected (learning rate 0)\n');
+      expect(output).toContain('  step 5: the agent\'s change to "- A kept note." was refused: it changes a protected region\n');
       expect(output).toContain('  step 4: no candidate to gate (the selected edits left the skill unchanged)\n');
       expect(output).toContain('  step 5: stage merge failed: the reply was not JSON\n');
       expect(output).toContain('  step 5: no candidate to gate (a stage failed)\n');

@@ -96,6 +96,7 @@ export default class Train extends StreamingCommand {
         environment: run.environment,
         target: run.target,
         optimizer: run.optimizer!,
+        optimizerAgent: run.optimizerAgent,
         priceTable: run.priceTable,
         splits: run.splits,
         simulatedRoles: run.simulatedRoles,

@@ -163,6 +163,9 @@ export function createProgressDisplay(
           );
           break;
         }
+        case 'edit-refused':
+          line(colours.dim(`  step ${event.globalStep}: the agent's change to "${event.excerpt}" was refused: ${event.reason}`));
+          break;
         case 'stage-failed':
           if (event.globalStep === status.globalStep) step.stageFailed = true;
           line(colours.red(`  ${event.globalStep ? `step ${event.globalStep}: ` : ''}stage ${event.stage} failed: ${event.reason}`));

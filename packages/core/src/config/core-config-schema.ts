@@ -62,6 +62,16 @@ export const gradientSectionSchema = z.strictObject({
 
 export const optimizerSectionSchema = z
   .strictObject({
+    mode: z
+      .enum(['chat', 'agent'])
+      .default('chat')
+      .describe(
+        "chat: the optimizer model reflects on the trajectories in prompts; agent: the harness of model.optimizer_backend (claude-code, codex, …) edits a copy of the skill in a workspace of the step's trajectories, and its changes go through the same learning rate, ranking and gate.",
+      ),
+    agent_timeout_ms: wholeNumber(1).default(600_000).describe("With mode agent: the time the optimizer agent's run may take in one step."),
+    agent_transcript_max_bytes: wholeNumber(0)
+      .default(262_144)
+      .describe("With mode agent: the most of the optimizer agent's transcript a step keeps (its start and its end; 0 keeps none)."),
     learning_rate: wholeNumber(1).default(4).describe('Most edits applied in one step (the edit budget), the peak of the schedule.'),
     min_learning_rate: wholeNumber(0).default(2).describe('Floor of the decaying schedules.'),
     lr_scheduler: z.enum(['constant', 'linear', 'cosine', 'autonomous']).default('cosine').describe('How the edit budget changes over the steps.'),

@@ -31,6 +31,8 @@ export interface CallEstimateInput {
   /** The expected share of failed train rollouts; default 0.5. Analyst calls depend on it. */
   expectedFailureRate?: number;
   updateMode?: 'patch' | 'rewrite_from_suggestions' | 'full_rewrite_minibatch';
+  /** `agent`: one agent run per step edits the skill, in place of the analyst and merge calls. Default `chat`. */
+  optimizerMode?: 'chat' | 'agent';
   lrControlMode?: 'fixed' | 'none' | 'autonomous';
   /** Whether the merged pool usually exceeds the edit budget, costing a ranking call; default true. */
   expectRankingCall?: boolean;
@@ -47,6 +49,8 @@ export interface CallEstimateInput {
 }
 
 export interface StepCallEstimate {
+  /** With an agent as the optimizer: its run (one a step); the analyst and merge calls are then 0. */
+  agentRuns: number;
   analystCalls: number;
   mergeCalls: number;
   learningRateCalls: number;
@@ -129,6 +133,7 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   const useSlowUpdate = input.useSlowUpdate ?? true;
   const useMetaSkill = input.useMetaSkill ?? true;
   const fullRewrite = updateMode === 'full_rewrite_minibatch';
+  const agent = input.optimizerMode === 'agent';
 
   const stepsPerEpoch = Math.ceil(input.trainSize / (input.batchSize * accumulation));
   const totalSteps = stepsPerEpoch * input.epochs;
@@ -148,7 +153,8 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   }
 
   function stepEstimate(sizes: readonly number[]): StepCallEstimate {
-    const { failurePatches, successPatches } = stepPatches(sizes);
+    const { failurePatches, successPatches } = agent ? { failurePatches: 0, successPatches: 0 } : stepPatches(sizes);
+    const agentRuns = agent ? 1 : 0;
     const analystCalls = failurePatches + successPatches;
     const mergeCalls =
       hierarchicalMergeCalls(failurePatches, input.mergeBatchSize) +
@@ -160,12 +166,13 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
     const trainEpisodes = sizes.reduce((sum, size) => sum + size, 0);
     const selectionEpisodes = input.selectionSize;
     return {
+      agentRuns,
       analystCalls,
       mergeCalls,
       learningRateCalls,
       rankingCalls,
       rewriteCalls,
-      optimizerCalls: analystCalls + mergeCalls + learningRateCalls + rankingCalls + rewriteCalls,
+      optimizerCalls: agentRuns + analystCalls + mergeCalls + learningRateCalls + rankingCalls + rewriteCalls,
       trainEpisodes,
       selectionEpisodes,
       targetEpisodes: trainEpisodes + selectionEpisodes,
@@ -180,11 +187,12 @@ export function estimateRunCalls(input: CallEstimateInput): RunCallEstimate {
   const rolloutSlots = (episodes: number) => (episodes === 0 ? 0 : Math.ceil(episodes / rolloutConcurrency) * Math.ceil(tau));
   const callSlots = (calls: number) => Math.ceil(calls / analystConcurrency);
   function stepSlots(sizes: readonly number[], estimate: StepCallEstimate): number {
-    const { failurePatches, successPatches } = stepPatches(sizes);
+    const { failurePatches, successPatches } = agent ? { failurePatches: 0, successPatches: 0 } : stepPatches(sizes);
     const merges = aggregationWaves(failurePatches, successPatches, Math.max(2, input.mergeBatchSize));
     // The batches of a step roll out together; the gate's candidate rollouts follow the proposal.
     return (
       rolloutSlots(estimate.trainEpisodes) +
+      estimate.agentRuns +
       callSlots(estimate.analystCalls) +
       merges +
       estimate.learningRateCalls +

@@ -24,6 +24,7 @@ export function estimateRun(config: SkillOptConfig, splitSizes: Readonly<Record<
     slowUpdateGated: config.optimizer.slow_update_gate_with_selection,
     failureOnly: config.gradient.failure_only,
     updateMode: config.optimizer.skill_update_mode,
+    optimizerMode: config.optimizer.mode,
     lrControlMode: config.optimizer.lr_control_mode,
     // This trainer rolls out the initial and the best skill on the test split (not a third, final one).
     testEvaluations: 2,

@@ -1,6 +1,7 @@
 import {
   ERROR_CODES,
   SkillOptError,
+  type AgentRunner,
   type Backend,
   type ChatModel,
   type Environment,
@@ -41,6 +42,8 @@ export interface PreparedRun extends ResolvedRunConfig {
   environment: Environment;
   target: Target;
   optimizer: ChatModel | undefined;
+  /** With `optimizer.mode: agent`: the optimizer backend's agent runner, which edits the skill in a workspace. */
+  optimizerAgent: AgentRunner | undefined;
   /** The default prices the run's backend packages ship, each with its source and date. */
   priceTable: PriceTable;
   splits: LoadedSplits;
@@ -60,6 +63,18 @@ function modelFor(backend: Backend, backendName: string, role: ModelRole, modelI
       message: `the backend "${backendName}" has no chat models, so it cannot be the ${role}; choose another model.${role}_backend`,
     });
   return backend.createChatModel({ role, ...(modelId ? { modelId } : {}) });
+}
+
+/** The agent runner that edits the skill when the optimizer is an agent; only a harness backend has one. */
+function agentOptimizerFor(backend: Backend, config: PreparedRun['config']): AgentRunner {
+  const name = config.model.optimizer_backend;
+  if (!backend.createAgentRunner)
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `optimizer.mode is agent, but the backend "${name}" runs no agents; set model.optimizer_backend to a harness backend (claude-code, codex, copilot, opencode, pi, cursor), or optimizer.mode to chat`,
+    });
+  return backend.createAgentRunner({ role: 'optimizer', ...(config.model.optimizer ? { modelId: config.model.optimizer } : {}) });
 }
 
 /**
@@ -111,9 +126,9 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
       category: 'user',
       message: `the env "${environment.id}" drives ${environment.targetKinds.join(' or ')} targets, which the backend "${config.model.target_backend}" does not provide`,
     });
-  const optimizer = options.needsOptimizer
-    ? modelFor(backends.get(config.model.optimizer_backend) as Backend, config.model.optimizer_backend, 'optimizer', config.model.optimizer)
-    : undefined;
+  const optimizerBackend = backends.get(config.model.optimizer_backend) as Backend;
+  const optimizer = options.needsOptimizer ? modelFor(optimizerBackend, config.model.optimizer_backend, 'optimizer', config.model.optimizer) : undefined;
+  const optimizerAgent = options.needsOptimizer && config.optimizer.mode === 'agent' ? agentOptimizerFor(optimizerBackend, config) : undefined;
   const simulatedRoles = (['target', 'optimizer'] as const).filter(
     (role) => (role === 'target' || options.needsOptimizer) && backends.get(config.model[`${role}_backend`])?.simulator !== undefined,
   );
@@ -123,6 +138,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
     environment,
     target,
     optimizer,
+    optimizerAgent,
     priceTable,
     splits,
     splitSizes: { train: splits.train.length, val: splits.val.length, test: splits.test.length },

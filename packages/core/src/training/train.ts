@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { measureLatencySlots } from '@skillopt/runtime-kit';
-import { ERROR_CODES, SkillOptError, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError, type AgentRunner, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
@@ -11,7 +11,7 @@ import { createEventsFileSink } from '../events/events-file.js';
 import type { Budgets } from '../ledger/budget.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
-import { acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
+import { acceptAgentRunner, acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
 import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
@@ -37,6 +37,11 @@ export interface TrainOptions {
   environment: Environment;
   target: Target;
   optimizer: ChatModel;
+  /**
+   * With `optimizer.mode: agent`, the harness that edits the skill each step (run setup's
+   * `optimizerAgent`); its runs are metered as the optimizer's, with `purpose: optimize`.
+   */
+  optimizerAgent?: AgentRunner | undefined;
   runDirectory: string;
   /** Continue the run committed in `runDirectory` instead of starting a new one there. */
   resume?: boolean;
@@ -55,6 +60,18 @@ export interface TrainOptions {
   executor?: Executor;
   /** The roles whose backend is a simulator (run setup's `simulatedRoles`), for the summary's label. */
   simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
+}
+
+/** The optimizer agent a config in agent mode needs, accepted; none in chat mode. */
+function optimizerAgentOf(config: SkillOptConfig, given: AgentRunner | undefined): AgentRunner | undefined {
+  if (config.optimizer.mode !== 'agent') return undefined;
+  if (given === undefined)
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: 'optimizer.mode is agent, but no agent runner was given for the optimizer (run setup creates it from model.optimizer_backend)',
+    });
+  return acceptAgentRunner(given, 'the optimizer agent');
 }
 
 function budgetsFromConfig(config: SkillOptConfig): Budgets {
@@ -137,6 +154,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: emit }) }
       : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: emit }) };
   const optimizer = meterChatModel(givenOptimizer, { role: 'optimizer', ledger, onEvent: emit });
+  const optimizerAgent = optimizerAgentOf(config, options.optimizerAgent);
   const targetModel = givenTarget.kind === 'chat' ? givenTarget.model : givenTarget.runner;
   const cache = createFileRolloutCache({ directory: store.pathOf('rollouts') });
 
@@ -149,6 +167,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       environment,
       target,
       optimizer,
+      ...(optimizerAgent === undefined ? {} : { optimizerAgent: meterAgentRunner(optimizerAgent, { role: 'optimizer', ledger, onEvent: emit }) }),
       store,
       events,
       ledger,

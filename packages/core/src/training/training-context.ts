@@ -1,4 +1,4 @@
-import type { ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
+import type { AgentRunner, ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
 import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { forkLatencySlots, type LatencySlotTally } from '@skillopt/runtime-kit';
@@ -51,6 +51,8 @@ export interface TrainingContext {
   target: Target;
   /** The optimizer model, metered. */
   optimizer: ChatModel;
+  /** With `optimizer.mode: agent`: the harness that edits the skill, metered. */
+  optimizerAgent?: AgentRunner;
   store: RunStore<TrainerSnapshot>;
   events: EventBus;
   ledger: Ledger;

@@ -1,6 +1,9 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { ScoredRollout, TaskItem, Usage } from '@skillopt/contract';
 import {
   proposeCandidate,
+  type AgentOptimizerRun,
   scheduledLearningRate,
   type CandidateProposal,
   type CandidateProposalProgress,
@@ -9,6 +12,7 @@ import {
 } from '@skillopt/optimizer';
 import type { StepGate, StepRecord } from '../run-store/step-record.js';
 import { skillHash } from '../skill-hash.js';
+import { cappedTranscript } from './capped-transcript.js';
 import { stepBatches } from './batch-plan.js';
 import { proposalSettingsFromConfig } from './proposal-configuration.js';
 import { runGate } from './run-gate.js';
@@ -54,20 +58,25 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     ...spent,
   });
   // Every batch is evidence by now (evaluateInRun stops the run otherwise), so there is something to reflect on.
-  const proposal = await proposeCandidate({
-    model: context.optimizer,
-    signal: context.signal,
-    skill: state.current.text,
-    results,
-    settings,
-    globalStep,
-    metaSkill: state.metaSkill,
-    rejectedEdits: state.rejectedEdits.render(),
-    onProgress: (progress: CandidateProposalProgress) => {
-      if (progress.type === 'edits-proposed') context.events.emit({ type: 'edits-proposed', ...position, stage: progress.stage, count: progress.count });
-      else recordStageFailure(context, progress.failure, { epoch: position.epoch, globalStep });
-    },
-  });
+  const proposal = await withAgentWorkspace(context, globalStep, (agent) =>
+    proposeCandidate({
+      model: context.optimizer,
+      signal: context.signal,
+      skill: state.current.text,
+      results,
+      settings,
+      globalStep,
+      metaSkill: state.metaSkill,
+      rejectedEdits: state.rejectedEdits.render(),
+      ...(agent === undefined ? {} : { agent }),
+      onProgress: (progress: CandidateProposalProgress) => {
+        if (progress.type === 'edits-proposed') context.events.emit({ type: 'edits-proposed', ...position, stage: progress.stage, count: progress.count });
+        else if (progress.type === 'edit-refused')
+          context.events.emit({ type: 'edit-refused', ...position, stage: 'optimize', reason: progress.refused.reason, excerpt: progress.refused.excerpt });
+        else recordStageFailure(context, progress.failure, { epoch: position.epoch, globalStep });
+      },
+    }),
+  );
   context.counters.waves += proposal.sequentialWaves;
   await writeProposalArtifacts(context, globalStep, proposal);
   const spent = {
@@ -110,6 +119,24 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
         ...standing(spent),
       };
     }
+  }
+}
+
+/**
+ * With an agent as the optimizer, a fresh workspace for this step's run under the run's `work`
+ * folder, removed when the proposal ends (what the agent left worth keeping is in the step's
+ * artifacts); without one, the proposal alone.
+ */
+async function withAgentWorkspace<Result>(context: TrainingContext, globalStep: number, propose: (agent: AgentOptimizerRun | undefined) => Promise<Result>) {
+  const runner = context.optimizerAgent;
+  if (runner === undefined) return propose(undefined);
+  const workspace = path.join(context.store.pathOf('work'), 'optimizer', `step_${String(globalStep).padStart(4, '0')}`);
+  await rm(workspace, { recursive: true, force: true });
+  await mkdir(workspace, { recursive: true });
+  try {
+    return await propose({ runner, workspace, timeoutMs: context.config.optimizer.agent_timeout_ms });
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
   }
 }
 
@@ -165,6 +192,13 @@ async function writeProposalArtifacts(context: TrainingContext, globalStep: numb
   if (rankedEdits) await store.writeStepArtifact(globalStep, 'ranked_edits.json', rankedEdits);
   if (proposal.outcome === 'candidate' || proposal.outcome === 'unchanged') await store.writeStepArtifact(globalStep, 'candidate_skill.md', proposal.skill);
   if (editApplyReports) await store.writeStepArtifact(globalStep, 'edit_apply_report.json', editApplyReports);
+  const { agentEdit } = proposal.artifacts;
+  if (agentEdit) {
+    const { transcript, revisedSkill, ...run } = agentEdit;
+    await store.writeStepArtifact(globalStep, 'agent_edit.json', run);
+    await store.writeStepArtifact(globalStep, 'agent_skill.md', revisedSkill);
+    await store.writeStepArtifact(globalStep, 'agent_transcript.json', cappedTranscript(transcript, context.config.optimizer.agent_transcript_max_bytes));
+  }
 }
 
 /**
