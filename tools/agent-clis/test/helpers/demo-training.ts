@@ -14,6 +14,7 @@ export interface LedgerLine {
   line: string;
   sequence: number;
   role?: string;
+  purpose?: string;
   provider?: string;
   usage?: { inputTokens: number; outputTokens: number; estimated?: boolean };
 }
@@ -22,14 +23,18 @@ export interface DemoSummary {
   baseline: { score: number };
   best: { score: number };
   acceptedCandidates: number;
+  rejectedCandidates: number;
   test: { initial: { hard: number; soft: number; excluded: number }; best: { hard: number; soft: number; excluded: number } };
 }
 
-/** `skillopt sim serve` for the demo's items on a free loopback port, stopped (by its pid) after `body`. */
-export async function withSimServe(body: (url: string) => Promise<void>): Promise<void> {
+/**
+ * `skillopt sim serve` for the items of `config` (default: the demo's) on a free loopback port,
+ * stopped (by its pid) after `body`.
+ */
+export async function withSimServe(body: (url: string) => Promise<void>, config = 'configs/demo/default.yaml'): Promise<void> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'demo-sim-'));
   const readyFile = path.join(directory, 'ready.json');
-  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', 'configs/demo/default.yaml', '--port', '0', '--ready-file', readyFile], {
+  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', config, '--port', '0', '--ready-file', readyFile], {
     cwd: repository,
     stdio: 'ignore',
   });
@@ -53,6 +58,8 @@ export interface DemoTraining {
   /** Variables of the training process besides PATH and a fresh HOME (the CLI's key). */
   environment: Readonly<Record<string, string>>;
   timeoutMs: number;
+  /** Reads what the test needs from the run directory before it is removed. */
+  inspectRun?: (runDirectory: string) => void;
 }
 
 /** One `skillopt train` of `training` in a fresh output folder; its summary and ledger lines. */
@@ -71,6 +78,7 @@ export async function trainDemo(training: DemoTraining): Promise<{ summary: Demo
     });
     if (result.exitCode !== 0) throw new Error(`skillopt train ended with ${result.exitCode}:\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as DemoSummary;
+    training.inspectRun?.(out);
     const ledger = readFileSync(path.join(out, 'ledger.jsonl'), 'utf8')
       .split('\n')
       .filter((line) => line !== '')
