@@ -60,6 +60,14 @@ describe('skillopt train', () => {
     expect(error?.message).not.toContain('npm install @skillopt/env-nosuchbench');
   });
 
+  it('refuses optimizer.mode agent with an optimizer backend that runs no agents, naming what to set, and exits 2', async () => {
+    const { error } = await runSkillopt(['train', '--config', 'train.yaml', '--out', 'run', '--set', 'optimizer.mode=agent'], project.directory);
+    expect(error?.oclif?.exit).toBe(2);
+    expect(error?.message).toContain('optimizer.mode is agent, but the backend "sim" runs no agents');
+    expect(error?.message).toContain('model.optimizer_backend');
+    expect(existsSync(path.join(project.directory, 'run'))).toBe(false);
+  });
+
   it('gives the line and column of bad YAML', async () => {
     writeFileSync(project.configFile, 'train:\n  num_epochs: [1\nenv:\n  name: fixture\n');
     const { error } = await runSkillopt(['train', '--config', 'train.yaml'], project.directory);
