@@ -86,7 +86,7 @@ export function editsFromRevision(skill: string, revised: string): SkillRevision
     }
     for (const unit of removedUnits.slice(paired)) record(removalOf(incumbent, oldLines, unit));
     const insertions = addedUnits.slice(paired).map((unit) => textOf(newLines, unit));
-    for (const inserted of insertions) record(insertionOf(incumbent, oldLines, hunk.removed.start, inserted));
+    for (const inserted of insertions) record(insertionOf(incumbent, oldLines, hunk.removed.start, inserted, protectedLines));
   }
   return { changes, refused };
 }
@@ -255,13 +255,15 @@ function removalOf(incumbent: string, lines: readonly string[], unit: LineRange)
 
 /**
  * New text at line `at` of the incumbent: after the nearest non-blank line above it (with context
- * until that anchor is unique), at the end of the body when nothing follows, or before the first
- * line when it opens the document.
+ * until that anchor is unique), at the end of the body when nothing follows or the line above ends
+ * a protected block (an edit may not anchor on one), or before the first line when it opens the
+ * document.
  */
-function insertionOf(incumbent: string, lines: readonly string[], at: number, content: string): Edit | RefusedChange {
+function insertionOf(incumbent: string, lines: readonly string[], at: number, content: string, protectedLines: ReadonlySet<number>): Edit | RefusedChange {
   let anchor = at - 1;
   while (anchor >= 0 && (lines[anchor] as string).trim() === '') anchor -= 1;
   const followed = lines.slice(at).some((line) => line.trim() !== '');
+  if (anchor >= 0 && protectedLines.has(anchor)) return { op: 'append', content, rationale: '', support: 0 };
   if (anchor >= 0) {
     const found = uniqueTarget(incumbent, lines, { start: anchor, end: anchor + 1 });
     if (found !== undefined) return { op: 'insert_after', target: found.target, content, rationale: '', support: 0 };

@@ -93,6 +93,16 @@ describe('editsFromRevision: an agent’s copy of the skill read as edits', () =
     expect(changes.map((change) => change.edit)).toEqual([expect.objectContaining({ op: 'replace', target: '- Answer in one line.' })]);
     expect(refused).toEqual([{ reason: expect.stringContaining('protected region'), excerpt: '- Guidance from the slow update.' }]);
 
+    // Text added after a protected block is an append: new rules belong to the body.
+    const after = editsFromRevision(skill, `${skill}\n- A rule after the block.\n`);
+    expect(after.changes.map((change) => change.edit)).toEqual([expect.objectContaining({ op: 'append', content: '- A rule after the block.' })]);
+    expect(
+      applyEdits(
+        skill,
+        after.changes.map((change) => change.edit),
+      ).reports[0]?.status,
+    ).toBe('applied');
+
     const marked = editsFromRevision(SKILL, `${SKILL}\n${SLOW_UPDATE_START_MARKER}\n- Mine.\n${SLOW_UPDATE_END_MARKER}\n`);
     expect(marked.changes).toEqual([]);
     expect(marked.refused).toEqual([expect.objectContaining({ reason: expect.stringContaining('protection marker') })]);
