@@ -1,19 +1,10 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SPLIT_NAMES, type SplitName } from '@skillopt/contract';
+import { writeFileAtomic } from '@skillopt/runtime-kit';
 
 export interface WriteSplitDirectoryOptions {
   /** Written as `<root>/split_manifest.json` when given: where the split came from (ratio, seed, counts). */
   manifest?: Record<string, unknown>;
-}
-
-// Temp file + rename, so a run killed mid-write never leaves a half-written items.json that a later
-// load would reject (or, worse, that would parse as a shorter array).
-async function writeFileAtomically(file: string, text: string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(temporary, text, 'utf8');
-  await rename(temporary, file);
 }
 
 /**
@@ -29,12 +20,12 @@ export async function writeSplitDirectory(
   const written: string[] = [];
   for (const split of SPLIT_NAMES) {
     const file = path.join(root, split, 'items.json');
-    await writeFileAtomically(file, `${JSON.stringify(splits[split], null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify(splits[split], null, 2)}\n`);
     written.push(file);
   }
   if (options.manifest !== undefined) {
     const file = path.join(root, 'split_manifest.json');
-    await writeFileAtomically(file, `${JSON.stringify(options.manifest, null, 2)}\n`);
+    await writeFileAtomic(file, `${JSON.stringify(options.manifest, null, 2)}\n`);
     written.push(file);
   }
   return written;

@@ -22,3 +22,4 @@ export { createLineSplitter, type LineSplitter } from './line-splitter.js';
 export { createJsonLinesParser, type JsonLinesParser, type JsonLinesResult, type MalformedJsonLine, parseJsonLines } from './json-lines.js';
 export { OutputTail } from './output-tail.js';
 export { type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';
+export { ATOMIC_TEMPORARY_SUFFIX, type AtomicWriteData, isAtomicTemporaryFileName, writeFileAtomic } from './atomic-file-write.js';
