@@ -30,6 +30,7 @@ export const agentRunRequestSchema = z.strictObject({
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
   onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
   workspaceAccess: z.enum(['read', 'write']).optional(),
+  requestKey: z.string().min(1).optional(),
 });
 
 export interface AgentRunRequest {
@@ -50,6 +51,8 @@ export interface AgentRunRequest {
    * is a file the agent edits. The runner lets its harness edit the workspace only for `write`.
    */
   workspaceAccess?: 'read' | 'write' | undefined;
+  /** A stable identity of the run within its training run, as `GenerateRequest.requestKey`. */
+  requestKey?: string | undefined;
 }
 
 /** One event of the harness's own transcript, as it printed it (usually a parsed JSONL line). */

@@ -21,6 +21,8 @@ export const modelCapabilitiesSchema = z.strictObject({
   reportedUsage: z.boolean().optional(),
   /** Awaits the request's `onDispatch` before each request leaves the process (after its own queues). */
   announcesDispatch: z.boolean().optional(),
+  /** Answers out of band, keyed by the request's `requestKey` (the handoff backend): core sets the key on a rollout's calls. */
+  keyedRequests: z.boolean().optional(),
 });
 
 export interface ModelCapabilities {
@@ -30,6 +32,7 @@ export interface ModelCapabilities {
   streaming?: boolean | undefined;
   reportedUsage?: boolean | undefined;
   announcesDispatch?: boolean | undefined;
+  keyedRequests?: boolean | undefined;
 }
 
 /** The capabilities in `required` that `declared` says are missing (absent ones are not counted). */

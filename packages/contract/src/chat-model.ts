@@ -34,6 +34,7 @@ export const generateRequestSchema = z.strictObject({
   purpose: z.string().min(1),
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
   onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
+  requestKey: z.string().min(1).optional(),
 });
 
 export interface GenerateRequest {
@@ -49,6 +50,13 @@ export interface GenerateRequest {
   signal?: AbortSignal | undefined;
   /** See {@link DispatchAnnouncement}: awaited before each request leaves the process, by a model that declares `capabilities.announcesDispatch`. */
   onDispatch?: DispatchAnnouncement | undefined;
+  /**
+   * A stable identity of the request within its run, set by core on a rollout's calls
+   * (`rollout/<skill hash>/<item>/<sample>/<call>`) for a model that declares
+   * `capabilities.keyedRequests`: a backend that answers out of band (handoff) keys its answers by
+   * it, so an answer survives a resume and a change of wording elsewhere in the prompt.
+   */
+  requestKey?: string | undefined;
 }
 
 export const FINISH_REASONS = ['stop', 'length', 'tool-calls', 'content-filter', 'other'] as const;

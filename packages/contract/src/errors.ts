@@ -41,6 +41,11 @@ export const ERROR_CODES = {
   budgetSpent: 'budget-spent',
   /** An evaluation excluded every item, or more than the allowed share, for infrastructure failures: it measured nothing. */
   evaluationExcluded: 'evaluation-excluded',
+  /**
+   * A request was written out for someone else to answer (the handoff backend): not a failure, not
+   * a score — the run stops where it is and resumes once the answers are there.
+   */
+  answerPending: 'answer-pending',
   internal: 'internal',
 } as const;
 export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -59,6 +64,7 @@ export interface SkillOptErrorOptions {
 const markerPrefix = '@skillopt/contract/error/';
 const skillOptErrorMarker = Symbol.for(`${markerPrefix}SkillOptError`);
 const providerErrorMarker = Symbol.for(`${markerPrefix}ProviderError`);
+const answerPendingErrorMarker = Symbol.for(`${markerPrefix}AnswerPendingError`);
 
 function hasMarker(value: unknown, marker: symbol): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[marker] === true;
@@ -150,4 +156,51 @@ export function providerErrorAfterAttempts(error: ProviderError, attempts: numbe
     attempts,
     cause: error,
   });
+}
+
+export interface AnswerPendingErrorOptions {
+  /** The ids of the requests that wait for an answer, each once. */
+  requestIds: readonly string[];
+  /** The folder where they wait (its index file lists them). */
+  directory: string;
+  /** Answers that were there but could not be used (each naming its file and why); those requests wait again. */
+  problems?: readonly string[];
+  /** Default: how many requests wait, and where. */
+  message?: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Requests wait on disk for an answer from outside the run (the handoff backend's user's agent).
+ * It is neither retried nor excluded nor scored: core lets every request it can reach be written,
+ * then stops the run resumably; the CLI exits 3 and names where the prompts are.
+ */
+export class AnswerPendingError extends SkillOptError {
+  readonly requestIds: readonly string[];
+  readonly directory: string;
+  readonly problems: readonly string[];
+
+  constructor(options: AnswerPendingErrorOptions) {
+    const count = options.requestIds.length;
+    super({
+      code: ERROR_CODES.answerPending,
+      category: 'user',
+      message: options.message ?? `${count} request${count === 1 ? '' : 's'} wait${count === 1 ? 's' : ''} for an answer in ${options.directory}`,
+      details: {
+        directory: options.directory,
+        requestIds: [...options.requestIds],
+        ...(options.problems?.length ? { problems: [...options.problems] } : {}),
+        ...options.details,
+      },
+    });
+    this.name = 'AnswerPendingError';
+    this.requestIds = [...new Set(options.requestIds)];
+    this.directory = options.directory;
+    this.problems = [...(options.problems ?? [])];
+    Object.defineProperty(this, answerPendingErrorMarker, { value: true });
+  }
+
+  static override isInstance(value: unknown): value is AnswerPendingError {
+    return hasMarker(value, answerPendingErrorMarker);
+  }
 }

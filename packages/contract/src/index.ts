@@ -113,6 +113,8 @@ export {
   usageRecordedEventSchema,
 } from './run-event.js';
 export {
+  AnswerPendingError,
+  type AnswerPendingErrorOptions,
   ERROR_CATEGORIES,
   ERROR_CODES,
   type ErrorCategory,

@@ -155,7 +155,7 @@ export const usageRecordedEventSchema = z.strictObject({
 export const runStoppedEventSchema = z.strictObject({
   type: z.literal('run-stopped'),
   ...base,
-  reason: z.enum(['aborted', 'budget-spent', 'error']),
+  reason: z.enum(['aborted', 'budget-spent', 'answer-pending', 'error']),
   message: z.string(),
   resumeCommand: z.string(),
 });
