@@ -1,4 +1,5 @@
 import {
+  AnswerPendingError,
   ERROR_CODES,
   ProviderError,
   SkillOptError,
@@ -14,6 +15,8 @@ import type { RolloutCache, RolloutCacheKey } from '../rollout-cache/rollout-cac
 import { skillHash as hashSkill } from '../skill-hash.js';
 import type { EvaluationCounters, ExcludedItemEvaluation, ItemEvaluation, ItemRolledOutReport, ScoredItemEvaluation } from './item-evaluation.js';
 import { createInProcessExecutor, type Executor } from './executor.js';
+import { withRequestKeys } from './keyed-target.js';
+import { combinedAnswerPending } from './pending-answers.js';
 import { checkRolloutResult, classifyRolloutError, type InfrastructureFailure } from './rollout-failure.js';
 import { summarizeScores, type ScoreSummary } from './score-summary.js';
 import { targetModelId as describeTargetModel } from './target-model-id.js';
@@ -124,15 +127,18 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
     });
   };
 
-  /** One call of `environment.rollout` in its own directory: a result, or an infrastructure failure. */
+  /** One call of `environment.rollout` in its own directory: a result, an infrastructure failure, or requests left for an answer. */
   const attempt = async (
     item: TaskItem,
     callSignal: AbortSignal,
-  ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number }> => {
+  ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number } | { pending: AnswerPendingError }> => {
     counters.rolloutsRun += 1;
-    const rollout = executor.runRollout({ environment, item, skill, target, sampleIndex, workDirectory, signal: callSignal });
+    const keyedTarget = withRequestKeys(target, `rollout/${hash}/${item.id}/${sampleIndex}`);
+    const rollout = executor.runRollout({ environment, item, skill, target: keyedTarget, sampleIndex, workDirectory, signal: callSignal });
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));
+      if (result.status === 'errored' && result.error.code === ERROR_CODES.answerPending)
+        return { pending: new AnswerPendingError({ requestIds: [], directory: String(result.details?.directory ?? ''), message: result.error.message }) };
       if (result.status === 'errored') {
         // Only an explicit `retryable: false` skips the retries: the env knows retrying cannot help.
         const { code, message, retryable } = result.error;
@@ -141,13 +147,16 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
       return { result };
     } catch (error) {
       if (callSignal.aborted) throw callSignal.reason;
+      if (AnswerPendingError.isInstance(error)) return { pending: error };
       const failure = classifyRolloutError(error, where(item));
       const retryAfterMs = ProviderError.isInstance(error) ? error.retryAfterMs : undefined;
       return retryAfterMs === undefined ? { failure } : { failure, retryAfterMs };
     }
   };
 
-  const evaluateItem = async (item: TaskItem, callSignal: AbortSignal): Promise<ItemEvaluation> => {
+  // Items whose rollout left requests for an answer: neither retried, nor excluded, nor scored.
+  const pending: AnswerPendingError[] = [];
+  const evaluateItem = async (item: TaskItem, callSignal: AbortSignal): Promise<ItemEvaluation | undefined> => {
     const key: RolloutCacheKey = { skillHash: hash, itemId: item.id, sampleIndex, targetModelId: modelId };
     const cached = await abortable(cache.get(key), callSignal);
     if (cached !== undefined && cached.status === 'scored') {
@@ -163,6 +172,10 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
       attempts += 1;
       if (attempts > 1) counters.retries += 1;
       const outcome = await attempt(item, callSignal);
+      if ('pending' in outcome) {
+        pending.push(outcome.pending);
+        return undefined;
+      }
       if ('result' in outcome) {
         const { result } = outcome;
         await cache.set(key, result);
@@ -187,9 +200,12 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
     }
   };
 
-  const evaluations = await mapConcurrent(items, concurrency, (item, _index, callSignal) => evaluateItem(item, callSignal), {
+  const settled = await mapConcurrent(items, concurrency, (item, _index, callSignal) => evaluateItem(item, callSignal), {
     signal,
   });
+  // Every other item has run by now, so every request reachable at this point is written.
+  if (pending.length > 0) throw combinedAnswerPending(pending);
+  const evaluations = settled as ItemEvaluation[];
   return {
     skillHash: hash,
     targetModelId: modelId,

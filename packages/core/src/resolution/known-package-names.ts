@@ -33,6 +33,6 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'opencode', published: true },
     { id: 'pi', published: true },
     { id: 'cursor', published: true },
-    { id: 'handoff', published: false },
+    { id: 'handoff', published: true },
   ],
 };

@@ -1,6 +1,15 @@
 import { rm } from 'node:fs/promises';
 import { measureLatencySlots } from '@skillopt/runtime-kit';
-import { ERROR_CODES, SkillOptError, type AgentRunner, type ChatModel, type Environment, type RunEvent, type Target } from '@skillopt/contract';
+import {
+  AnswerPendingError,
+  ERROR_CODES,
+  SkillOptError,
+  type AgentRunner,
+  type ChatModel,
+  type Environment,
+  type RunEvent,
+  type Target,
+} from '@skillopt/contract';
 import { createCostCalculator, type PriceTable } from '@skillopt/backends-kit';
 import { RejectedEditBuffer } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
@@ -107,10 +116,30 @@ async function loadSplits(
   return { ...splits, sizes: { train: splits.train.length, val: splits.selection.length, test: splits.test.length } };
 }
 
-function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-spent' | 'error' {
+function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-spent' | 'answer-pending' | 'error' {
   if (signal.aborted) return 'aborted';
   if (SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent) return 'budget-spent';
+  if (AnswerPendingError.isInstance(error)) return 'answer-pending';
   return 'error';
+}
+
+/** A stop for answers, told where the requests wait and how the run goes on once they are answered. */
+function answerPendingStop(error: AnswerPendingError, resumeCommand: string): AnswerPendingError {
+  const count = error.requestIds.length;
+  const where = error.directory === '' ? '' : ` in ${error.directory} (listed in its index.json)`;
+  const problems =
+    error.problems.length === 0
+      ? ''
+      : ` ${error.problems.length} answer${error.problems.length === 1 ? ' was' : 's were'} not usable: ${error.problems.join('; ')}.`;
+  return new AnswerPendingError({
+    requestIds: error.requestIds,
+    directory: error.directory,
+    problems: error.problems,
+    message:
+      `${count === 0 ? 'requests wait' : `${count} request${count === 1 ? ' waits' : 's wait'}`} for an answer${where}.${problems} ` +
+      `Write each answer to its answer file, then resume with \`${resumeCommand}\``,
+    details: { resumeCommand },
+  });
 }
 
 /**
@@ -240,8 +269,9 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });
     return summary;
-  } catch (error) {
-    const reason = stopReason(error, signal);
+  } catch (caught) {
+    const reason = stopReason(caught, signal);
+    const error = reason === 'answer-pending' ? answerPendingStop(caught as AnswerPendingError, resumeCommand) : caught;
     const message = SkillOptError.isInstance(error) || error instanceof Error ? error.message : String(error);
     try {
       emit({ type: 'run-stopped', reason, message, resumeCommand });

@@ -1,4 +1,4 @@
-import type { AgentRunner, ChatModel, Environment, RolloutPhase, Target, TaskItem } from '@skillopt/contract';
+import { AnswerPendingError, type AgentRunner, type ChatModel, type Environment, type RolloutPhase, type Target, type TaskItem } from '@skillopt/contract';
 import type { StageFailure } from '@skillopt/optimizer';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
 import { forkLatencySlots, type LatencySlotTally } from '@skillopt/runtime-kit';
@@ -7,6 +7,7 @@ import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js
 import type { Executor } from '../evaluation/executor.js';
 import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
+import { combinedAnswerPending } from '../evaluation/pending-answers.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { RolloutCache } from '../rollout-cache/rollout-cache.js';
@@ -138,7 +139,9 @@ export interface EvaluationRequest {
  * the rollouts in flight): together they are one wave. The same skill asked for on the same items
  * twice is one evaluation, as it would be from the cache if they ran one after the other.
  * Resolves with one evaluation per request, in order. The first failure stops the others, and is
- * thrown once they have all stopped: nothing of the group runs after the run has stopped.
+ * thrown once they have all stopped: nothing of the group runs after the run has stopped. Requests
+ * left for an answer (answer-pending) stop nothing: the others run on, so that every request the
+ * group can reach is written, and then all of them are thrown as one.
  */
 export async function evaluateTogether(context: TrainingContext, requests: readonly EvaluationRequest[]): Promise<SkillEvaluation[]> {
   const shared = new Map<readonly TaskItem[], Map<string, Promise<SkillEvaluation>>>();
@@ -161,7 +164,7 @@ export async function evaluateTogether(context: TrainingContext, requests: reado
             return done;
           },
           (error: unknown) => {
-            group.abort(error);
+            if (!AnswerPendingError.isInstance(error)) group.abort(error);
             throw error;
           },
         );
@@ -175,6 +178,8 @@ export async function evaluateTogether(context: TrainingContext, requests: reado
     const failure = outcomes.find((outcome) => outcome.status === 'rejected');
     // The first failure is the cause; the others were stopped by it (aborted) and say nothing new.
     if (group.signal.aborted && !context.signal.aborted) throw group.signal.reason;
+    const pending = outcomes.flatMap((outcome) => (outcome.status === 'rejected' && AnswerPendingError.isInstance(outcome.reason) ? [outcome.reason] : []));
+    if (pending.length > 0) throw combinedAnswerPending(pending);
     if (failure) throw failure.reason;
     if (ranRollouts) context.counters.waves += 1;
     return outcomes.map((outcome) => (outcome as PromiseFulfilledResult<SkillEvaluation>).value);

@@ -170,8 +170,8 @@ describe('createPackageResolver', () => {
   });
 
   it('never suggests installing a first-party package that is planned but not published', async () => {
-    const near = await failureOf(resolverFor().resolveBackendPackage('handof'));
-    expect(near.message).toContain('Did you mean "handoff"? @skillopt/backends-handoff is planned but not published yet.');
+    const near = await failureOf(resolverFor().resolveEnvironmentPackage('alfworl'));
+    expect(near.message).toContain('Did you mean "alfworld"? @skillopt/env-alfworld is planned but not published yet.');
     expect(near.message).not.toContain('npm install');
     const exact = await failureOf(resolverFor().resolveEnvironmentPackage('spreadsheetbench'));
     expect(exact.message).toContain('@skillopt/env-spreadsheetbench is a planned first-party env that is not published yet');
