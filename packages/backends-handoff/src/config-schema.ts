@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/**
+ * The `backends.handoff` section of a run config, strict: an unknown or misspelt key is an error.
+ * There is no key of any kind: nothing is called.
+ */
+export const handoffBackendConfigSchema = z.strictObject({
+  directory: z
+    .string()
+    .min(1)
+    .default('skillopt-handoff')
+    .describe(
+      'The folder where requests wait for their answers (index.json, requests/, answers/), relative to the working directory. It holds prompts and answers: keep it out of version control.',
+    ),
+  model: z.string().min(1).default('handoff').describe("The model id the run's ledger and summary name for the answers (whoever writes them)."),
+});
+export type HandoffBackendConfig = z.output<typeof handoffBackendConfigSchema>;
+export type HandoffBackendConfigInput = z.input<typeof handoffBackendConfigSchema>;
