@@ -5,7 +5,7 @@ import { type ErrorReport, errorReportOf, formatErrorText } from './output/error
 import { unknownFlagError } from './usage/unknown-flag.js';
 
 /** The exit codes of every command (README, "Exit codes"): 128 + the signal's number for a stop by signal, as shells report it. */
-export const EXIT_CODES = { ok: 0, runFailed: 1, usageOrConfig: 2, interrupted: 130, terminated: 143 } as const;
+export const EXIT_CODES = { ok: 0, runFailed: 1, usageOrConfig: 2, answerPending: 3, interrupted: 130, terminated: 143 } as const;
 
 /** The signals that stop a long command at a safe point (Ctrl-C, and a service manager's or container's stop), with the exit code of each. */
 export const STOP_SIGNALS = { SIGINT: EXIT_CODES.interrupted, SIGTERM: EXIT_CODES.terminated } as const;
@@ -29,6 +29,8 @@ function exitCodeOf(error: unknown): number {
     return typeof exit === 'number' ? exit : EXIT_CODES.runFailed;
   }
   if (error.code === ERROR_CODES.aborted) return error.details?.signal === 'SIGTERM' ? EXIT_CODES.terminated : EXIT_CODES.interrupted;
+  // Requests wait on disk for the user's own agent (the handoff backend): the run stopped to resume, not failed.
+  if (error.code === ERROR_CODES.answerPending) return EXIT_CODES.answerPending;
   // A model the provider does not know is the config's to fix (model.target, model.optimizer), not a failure of the run.
   if (error.category === 'user' || error.code === ERROR_CODES.modelNotFound) return EXIT_CODES.usageOrConfig;
   return EXIT_CODES.runFailed;
@@ -48,8 +50,8 @@ export function overridesOf(flags: { set: string[]; 'cfg-options': string[] }): 
 
 /**
  * The base of every skillopt command: a SkillOptError becomes its message on stderr, unwrapped,
- * and the documented exit code (2 for the user's config or input, an unknown model included, 130
- * for Ctrl-C, 143 for SIGTERM, 1 otherwise) instead of a stack trace. Under --json (oclif's JSON
+ * and the documented exit code (2 for the user's config or input, an unknown model included, 3
+ * when requests wait for answers on disk, 130 for Ctrl-C, 143 for SIGTERM, 1 otherwise) instead of a stack trace. Under --json (oclif's JSON
  * mode, `static enableJsonFlag`) the value run() returns is printed as JSON on stdout, and so is
  * any error, as `{"error": {code, category, message, remedy?, exitCode, details?}}`
  * (docs/cli-json.md); secrets are cut out of both. Warnings go to stderr, --json or not.

@@ -200,7 +200,12 @@ export function createProgressDisplay(
           break;
         case 'run-stopped':
           tellExclusions('before the stop');
-          line(colours.red(`Stopped (${event.reason}): ${event.message}`));
+          // Requests left for the user's own agent are a pause, not a failure.
+          line(
+            event.reason === 'answer-pending'
+              ? colours.yellow(`Waiting for answers: ${event.message}`)
+              : colours.red(`Stopped (${event.reason}): ${event.message}`),
+          );
           line(`Resume with: ${colours.bold(event.resumeCommand)}`);
           break;
         default:
