@@ -8,7 +8,7 @@ import { madeCalls, trainDemo, withSimServe } from './helpers/demo-training';
 // this file's share of the CI budget.)
 
 // OpenCode is the slowest CLI to start (about 11 s of CPU a run), so its demo is the smallest that
-// still shows lift on validation: 2 train items in one step, 2 validation and 2 test items.
+// still shows lift on validation: 2 train items in one step, 1 validation and 1 test item.
 const TRAINING_TIMEOUT_MS = 600_000;
 
 describe('the opencode demo (configs/features/opencode-demo.yaml) against sim serve', () => {
