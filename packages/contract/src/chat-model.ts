@@ -52,7 +52,7 @@ export interface GenerateRequest {
   onDispatch?: DispatchAnnouncement | undefined;
   /**
    * A stable identity of the request within its run, set by core on a rollout's calls
-   * (`rollout/<skill hash>/<item>/<sample>/<call>`) for a model that declares
+   * (`rollout/<skill hash, or a candidate's place in the run>/<item>/<sample>/<call>`) for a model that declares
    * `capabilities.keyedRequests`: a backend that answers out of band (handoff) keys its answers by
    * it, so an answer survives a resume and a change of wording elsewhere in the prompt.
    */

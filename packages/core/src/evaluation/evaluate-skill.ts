@@ -46,6 +46,12 @@ export interface EvaluateSkillOptions {
   workDirectory: string;
   /** Where the rollouts run; default: in this process, at most `concurrency` at once. */
   executor?: Executor;
+  /**
+   * What names this skill in the request keys of a keyed-requests target (default: its hash). A
+   * candidate is named by its place in the run, so a resumed step whose candidate came out worded
+   * differently elsewhere still finds the answers already given for it.
+   */
+  requestLabel?: string;
 }
 
 export interface SkillEvaluation {
@@ -133,7 +139,7 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
     callSignal: AbortSignal,
   ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number } | { pending: AnswerPendingError }> => {
     counters.rolloutsRun += 1;
-    const keyedTarget = withRequestKeys(target, `rollout/${hash}/${item.id}/${sampleIndex}`);
+    const keyedTarget = withRequestKeys(target, `rollout/${options.requestLabel ?? hash}/${item.id}/${sampleIndex}`);
     const rollout = executor.runRollout({ environment, item, skill, target: keyedTarget, sampleIndex, workDirectory, signal: callSignal });
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));

@@ -7,7 +7,7 @@ import { isEpochEndStageCompleted, withEpochEndStageCompleted } from '../run-sto
 import { runGate, selectionScoresOf } from './run-gate.js';
 import type { SelectionScores } from '../run-store/runtime-state.js';
 import { beatsBest, toRuntimeState, type TrainerState } from './trainer-state.js';
-import { evaluateInRun, evaluateTogether, recordStageFailure, type TrainingContext } from './training-context.js';
+import { evaluateInRun, evaluateTogether, recordStageFailure, withCandidateLabel, type TrainingContext } from './training-context.js';
 import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 
 const SLOW_UPDATE = 'slow-update';
@@ -79,14 +79,18 @@ async function runSlowUpdate(context: TrainingContext, state: TrainerState, inpu
     context.events.emit({ type: 'edits-proposed', ...position, stage: 'slow-update', count: 1 });
     let accepted = true;
     let scores: SelectionScores;
+    const label = `candidate-slow-update-epoch-${String(epoch).padStart(2, '0')}`;
     if (config.optimizer.slow_update_gate_with_selection) {
-      const gated = await runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' });
+      const gated = await withCandidateLabel(context, candidate, label, () =>
+        runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'slow-update' }),
+      );
       await store.writeEpochArtifact('slow_update', epoch, 'gate_decision.json', gated.decision);
       accepted = gated.decision.accepted;
       scores = gated.candidateScores;
     } else {
       // Taken without a gate, but scored for real: the run reports what the skill achieves.
-      scores = selectionScoresOf(context, candidate, (await evaluateInRun(context, candidate, context.splits.selection, 'selection')).summary);
+      const evaluation = await withCandidateLabel(context, candidate, label, () => evaluateInRun(context, candidate, context.splits.selection, 'selection'));
+      scores = selectionScoresOf(context, candidate, evaluation.summary);
     }
     if (accepted) {
       const reference = await store.writeSkill(`skills/skill_epoch_${String(epoch).padStart(2, '0')}_slow_update.md`, candidate);

@@ -207,6 +207,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       stepsPerEpoch,
       totalSteps: stepsPerEpoch * config.train.num_epochs,
       counters: newTrainingCounters(),
+      candidateLabels: new Map(),
       resumeCommand,
     };
     const resumed = store.state !== undefined;

@@ -6,6 +6,7 @@ import { evaluateSkill, type SkillEvaluation } from '../evaluation/evaluate-skil
 import { assertEvaluationIsEvidence } from '../evaluation/evaluation-evidence.js';
 import type { Executor } from '../evaluation/executor.js';
 import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
+import { skillHash } from '../skill-hash.js';
 import type { ExcludedItemEvaluation } from '../evaluation/item-evaluation.js';
 import { combinedAnswerPending } from '../evaluation/pending-answers.js';
 import type { EventBus } from '../events/event-bus.js';
@@ -68,6 +69,11 @@ export interface TrainingContext {
   counters: TrainingCounters;
   /** The command that resumes this run, for messages. */
   resumeCommand: string;
+  /**
+   * Candidates by skill hash, named by their place in the run (`candidate-step-0003`): the label
+   * their rollouts' request keys carry instead of the hash (see `EvaluateSkillOptions.requestLabel`).
+   */
+  candidateLabels: Map<string, string>;
   /** Step 1's rollouts of the initial skill, started with the baseline evaluation; taken by step 1. */
   firstStepRollouts?: { skill: string; evaluations: Promise<SkillEvaluation[]> } | undefined;
 }
@@ -101,6 +107,7 @@ export async function evaluateInRun(
     signal: options.signal ?? context.signal,
     phase,
     workDirectory: context.store.pathOf('work'),
+    ...labelOf(context, skill),
     onItem: (report) => {
       // A rollout served from the cache is in the ledger too, as a hit: no call, no cost.
       if (report.cached)
@@ -126,6 +133,31 @@ export async function evaluateInRun(
     nextStep: `resume with \`${context.resumeCommand}\``,
   });
   return evaluation;
+}
+
+/**
+ * Runs `evaluation` with `candidate` named `label` in request keys, and only then: once the
+ * candidate is judged it is named by its hash again, as committed skills are, so a request left
+ * waiting across a resume keeps its key.
+ */
+export async function withCandidateLabel<Result>(
+  context: TrainingContext,
+  candidate: string,
+  label: string,
+  evaluation: () => Promise<Result>,
+): Promise<Result> {
+  const hash = skillHash(candidate);
+  context.candidateLabels.set(hash, label);
+  try {
+    return await evaluation();
+  } finally {
+    context.candidateLabels.delete(hash);
+  }
+}
+
+function labelOf(context: TrainingContext, skill: string): { requestLabel?: string } {
+  const label = context.candidateLabels.get(skillHash(skill));
+  return label === undefined ? {} : { requestLabel: label };
 }
 
 export interface EvaluationRequest {

@@ -17,7 +17,7 @@ import { stepBatches } from './batch-plan.js';
 import { proposalSettingsFromConfig } from './proposal-configuration.js';
 import { runGate } from './run-gate.js';
 import { beatsBest, type TrainerState } from './trainer-state.js';
-import { evaluateTogether, recordStageFailure, type TrainingContext } from './training-context.js';
+import { evaluateTogether, recordStageFailure, withCandidateLabel, type TrainingContext } from './training-context.js';
 
 export interface StepPosition {
   epoch: number;
@@ -208,12 +208,9 @@ async function writeProposalArtifacts(context: TrainingContext, globalStep: numb
 async function gateCandidate(context: TrainingContext, state: TrainerState, position: StepPosition, proposal: ProposedCandidate): Promise<StepGate> {
   const { globalStep } = position;
   const candidate = proposal.skill;
-  const { decision, candidateScores } = await runGate(context).judge({
-    incumbentSkill: state.current.text,
-    candidateSkill: candidate,
-    position,
-    stage: 'step',
-  });
+  const { decision, candidateScores } = await withCandidateLabel(context, candidate, `candidate-step-${String(globalStep).padStart(4, '0')}`, () =>
+    runGate(context).judge({ incumbentSkill: state.current.text, candidateSkill: candidate, position, stage: 'step' }),
+  );
   await context.store.writeStepArtifact(globalStep, 'gate_decision.json', decision);
   if (decision.accepted) {
     state.acceptedCandidates += 1;
