@@ -15,11 +15,12 @@ import { runSkillopt } from './helpers/command-runner';
 const repository = path.resolve(__dirname, '..', '..', '..');
 const demoData = path.join(repository, 'datasets', 'demo');
 
-function config(targetBackend: 'handoff' | 'sim'): string {
+function config(targetBackend: 'handoff' | 'sim', optimizerBackend: 'handoff' | 'sim' = 'sim'): string {
   return [
     `_base_: ${path.join(repository, 'configs', 'demo', 'default.yaml')}`,
     'model:',
     `  target_backend: ${targetBackend}`,
+    `  optimizer_backend: ${optimizerBackend}`,
     'train:',
     '  num_epochs: 1',
     '  train_size: 4',
@@ -40,11 +41,12 @@ let project: string;
 beforeEach(() => {
   project = mkdtempSync(path.join(os.tmpdir(), 'skillopt-handoff-'));
   writeFileSync(path.join(project, 'handoff.yaml'), config('handoff'));
+  writeFileSync(path.join(project, 'handoff-both.yaml'), config('handoff', 'handoff'));
   writeFileSync(path.join(project, 'sim.yaml'), config('sim'));
 });
 afterEach(() => rmSync(project, { recursive: true, force: true }));
 
-const train = (...args: string[]) => runSkillopt(['train', '--config', 'handoff.yaml', '--out', 'run', ...args], project);
+const train = (configFile = 'handoff.yaml') => runSkillopt(['train', '--config', configFile, '--out', 'run'], project);
 const resume = () => runSkillopt(['train', '--resume', 'run'], project);
 const index = (): HandoffIndex => JSON.parse(readFileSync(path.join(project, 'handoff', 'index.json'), 'utf8')) as HandoffIndex;
 
@@ -54,14 +56,17 @@ async function simulatedAgent() {
   const items: TaskItem[] = (await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)))).flat();
   const backend = createSimBackend({});
   await backend.simulator.receiveTaskItems(items);
-  const target = backend.createChatModel({ role: 'target', modelId: 'sim-target' });
+  const models = {
+    target: backend.createChatModel({ role: 'target', modelId: 'sim-target' }),
+    optimizer: backend.createChatModel({ role: 'optimizer', modelId: 'sim-optimizer' }),
+  };
   return {
     /** Answers the waiting requests (all, or those `which` keeps); returns how many it answered. */
     async answer(which: (id: string) => boolean = () => true): Promise<number> {
       let answered = 0;
       for (const entry of index().pending.filter((pending) => which(pending.id))) {
         const request = JSON.parse(readFileSync(path.join(project, 'handoff', entry.requestFile), 'utf8')) as GenerateRequest;
-        const reply = await target.generate({ messages: request.messages, purpose: request.purpose });
+        const reply = await models[entry.role === 'optimizer' ? 'optimizer' : 'target'].generate({ messages: request.messages, purpose: request.purpose });
         mkdirSync(path.join(project, 'handoff', 'answers'), { recursive: true });
         writeFileSync(path.join(project, 'handoff', entry.answerFile), reply.text);
         answered += 1;
@@ -72,52 +77,59 @@ async function simulatedAgent() {
 }
 
 describe('skillopt train with the handoff backend as the target', () => {
-  it('stops with exit 3 at each batch of waiting requests, resumes with their answers, and ends with the simulator run’s best skill', async () => {
-    const agent = await simulatedAgent();
-    const first = await train();
-    expect(first.error?.oclif?.exit).toBe(3);
-    expect(first.error?.message).toMatch(/\d+ requests wait for an answer in .*handoff \(listed in its index\.json\)/);
-    expect(first.error?.message).toContain('skillopt train --resume run');
-    // The baseline and step 1's batch roll out together: every one of their requests is written at once.
-    expect(index().pending).toHaveLength(4 + 2);
+  it.each([
+    ['the target', 'handoff.yaml'],
+    ['the target and the optimizer', 'handoff-both.yaml'],
+  ])(
+    'as %s: stops with exit 3 at each batch of waiting requests, resumes with their answers, and ends with the simulator run’s best skill',
+    async (_roles, configFile) => {
+      const agent = await simulatedAgent();
+      const first = await train(configFile);
+      expect(first.error?.oclif?.exit).toBe(3);
+      expect(first.error?.message).toMatch(/\d+ requests wait for an answer in .*handoff \(listed in its index\.json\)/);
+      expect(first.error?.message).toContain('skillopt train --resume run');
+      // The baseline and step 1's batch roll out together: every one of their requests is written at once.
+      expect(index().pending).toHaveLength(4 + 2);
 
-    // A resume with no new answers stops again, at the same requests, and loses nothing.
-    const before = index()
-      .pending.map((entry) => entry.id)
-      .sort();
-    expect((await resume()).error?.oclif?.exit).toBe(3);
-    expect(
-      index()
+      // A resume with no new answers stops again, at the same requests, and loses nothing.
+      const before = index()
         .pending.map((entry) => entry.id)
-        .sort(),
-    ).toEqual(before);
+        .sort();
+      expect((await resume()).error?.oclif?.exit).toBe(3);
+      expect(
+        index()
+          .pending.map((entry) => entry.id)
+          .sort(),
+      ).toEqual(before);
 
-    // A missing answer: only that request waits on.
-    const [missing] = before;
-    expect(await agent.answer((id) => id !== missing)).toBe(before.length - 1);
-    expect((await resume()).error?.oclif?.exit).toBe(3);
-    expect(index().pending.map((entry) => entry.id)).toEqual([missing]);
+      // A missing answer: only that request waits on.
+      const [missing] = before;
+      expect(await agent.answer((id) => id !== missing)).toBe(before.length - 1);
+      expect((await resume()).error?.oclif?.exit).toBe(3);
+      expect(index().pending.map((entry) => entry.id)).toEqual([missing]);
 
-    let rounds = 0;
-    for (;;) {
-      await agent.answer();
-      const next = await resume();
-      rounds += 1;
-      if (next.error === undefined) break;
-      expect(next.error.oclif?.exit).toBe(3);
-      if (rounds > 12) throw new Error('the run did not finish in 12 rounds of answers');
-    }
-    expect(index().pending).toEqual([]);
-    // The run trained: the gate took a candidate, so the best skill is not the initial one.
-    const summary = JSON.parse(readFileSync(path.join(project, 'run', 'summary.json'), 'utf8')) as { acceptedCandidates: number };
-    expect(summary.acceptedCandidates).toBeGreaterThanOrEqual(1);
-    expect(rounds).toBeGreaterThanOrEqual(2);
-    const reference = await runSkillopt(['train', '--config', 'sim.yaml', '--out', 'reference'], project);
-    expect(reference.error).toBeUndefined();
-    expect(readFileSync(path.join(project, 'run', 'best_skill.md'), 'utf8')).toBe(readFileSync(path.join(project, 'reference', 'best_skill.md'), 'utf8'));
-    const events = readFileSync(path.join(project, 'run', 'events.jsonl'), 'utf8');
-    expect(events).toContain('"reason":"answer-pending"');
-  }, 120_000);
+      let rounds = 0;
+      for (;;) {
+        await agent.answer();
+        const next = await resume();
+        rounds += 1;
+        if (next.error === undefined) break;
+        expect(next.error.oclif?.exit).toBe(3);
+        if (rounds > 12) throw new Error('the run did not finish in 12 rounds of answers');
+      }
+      expect(index().pending).toEqual([]);
+      // The run trained: the gate took a candidate, so the best skill is not the initial one.
+      const summary = JSON.parse(readFileSync(path.join(project, 'run', 'summary.json'), 'utf8')) as { acceptedCandidates: number };
+      expect(summary.acceptedCandidates).toBeGreaterThanOrEqual(1);
+      expect(rounds).toBeGreaterThanOrEqual(2);
+      const reference = await runSkillopt(['train', '--config', 'sim.yaml', '--out', 'reference'], project);
+      expect(reference.error).toBeUndefined();
+      expect(readFileSync(path.join(project, 'run', 'best_skill.md'), 'utf8')).toBe(readFileSync(path.join(project, 'reference', 'best_skill.md'), 'utf8'));
+      const events = readFileSync(path.join(project, 'run', 'events.jsonl'), 'utf8');
+      expect(events).toContain('"reason":"answer-pending"');
+    },
+    120_000,
+  );
 
   it('reports an answer that cannot be used with its file name, and waits for it again', async () => {
     const first = await train();
