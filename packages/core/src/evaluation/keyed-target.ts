@@ -7,34 +7,14 @@ import type { Target } from '@skillopt/contract';
  * keys. Any other target is handed over as it is.
  */
 export function withRequestKeys(target: Target, base: string): Target {
+  let calls = 0;
+  const nextKey = () => `${base}/${calls++}`;
   if (target.kind === 'chat') {
     const { model } = target;
     if (model.capabilities?.keyedRequests !== true) return target;
-    let calls = 0;
-    return {
-      kind: 'chat',
-      model: {
-        ...model,
-        generate: (request) => {
-          const requestKey = `${base}/${calls}`;
-          calls += 1;
-          return model.generate({ ...request, requestKey });
-        },
-      },
-    };
+    return { kind: 'chat', model: { ...model, generate: (request) => model.generate({ ...request, requestKey: nextKey() }) } };
   }
   const { runner } = target;
   if (runner.capabilities?.keyedRequests !== true) return target;
-  let runs = 0;
-  return {
-    kind: 'agent',
-    runner: {
-      ...runner,
-      run: (request) => {
-        const requestKey = `${base}/${runs}`;
-        runs += 1;
-        return runner.run({ ...request, requestKey });
-      },
-    },
-  };
+  return { kind: 'agent', runner: { ...runner, run: (request) => runner.run({ ...request, requestKey: nextKey() }) } };
 }
