@@ -181,20 +181,16 @@ export class AnswerPendingError extends SkillOptError {
   readonly problems: readonly string[];
 
   constructor(options: AnswerPendingErrorOptions) {
-    const count = options.requestIds.length;
+    const requestIds = [...new Set(options.requestIds)];
+    const count = requestIds.length;
     super({
       code: ERROR_CODES.answerPending,
       category: 'user',
       message: options.message ?? `${count} request${count === 1 ? '' : 's'} wait${count === 1 ? 's' : ''} for an answer in ${options.directory}`,
-      details: {
-        directory: options.directory,
-        requestIds: [...options.requestIds],
-        ...(options.problems?.length ? { problems: [...options.problems] } : {}),
-        ...options.details,
-      },
+      details: { directory: options.directory, requestIds, ...(options.problems?.length ? { problems: [...options.problems] } : {}), ...options.details },
     });
     this.name = 'AnswerPendingError';
-    this.requestIds = [...new Set(options.requestIds)];
+    this.requestIds = requestIds;
     this.directory = options.directory;
     this.problems = [...(options.problems ?? [])];
     Object.defineProperty(this, answerPendingErrorMarker, { value: true });
