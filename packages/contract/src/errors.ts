@@ -46,6 +46,11 @@ export const ERROR_CODES = {
    * a score — the run stops where it is and resumes once the answers are there.
    */
   answerPending: 'answer-pending',
+  /**
+   * A sandbox for generated code cannot be set up here (bubblewrap missing, user namespaces off):
+   * the caller must not run the code unsandboxed without being told to.
+   */
+  sandboxUnavailable: 'sandbox-unavailable',
   internal: 'internal',
 } as const;
 export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

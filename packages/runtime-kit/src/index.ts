@@ -22,4 +22,11 @@ export { createLineSplitter, type LineSplitter } from './line-splitter.js';
 export { createJsonLinesParser, type JsonLinesParser, type JsonLinesResult, type MalformedJsonLine, parseJsonLines } from './json-lines.js';
 export { OutputTail } from './output-tail.js';
 export { type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';
+
+// Running generated code: bubblewrap, or the explicit opt-out
+export { type BubblewrapSandboxOptions, createBubblewrapSandbox } from './bubblewrap-sandbox.js';
+export type { Sandbox, SandboxNetwork, SandboxRunRequest, SandboxRunResult } from './sandbox.js';
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
+export { createUnsandboxedRunner } from './unsandboxed-runner.js';
+
 export { ATOMIC_TEMPORARY_SUFFIX, type AtomicWriteData, isAtomicTemporaryFileName, writeFileAtomic } from './atomic-file-write.js';
