@@ -2,6 +2,7 @@ import type { AgentRunner } from './agent-runner.js';
 import type { ChatModel } from './chat-model.js';
 import type { ModelCapabilityName } from './capabilities.js';
 import type { RolloutResult } from './rollout-result.js';
+import type { RolloutPhase } from './run-event.js';
 import { supportedImplementationFields } from './implementation-shape.js';
 import type { SplitName, TaskItem } from './task-item.js';
 
@@ -25,6 +26,12 @@ export interface RolloutContext {
   workDirectory(): Promise<string>;
   /** Which sample of the same item this is, when an item is rolled out more than once. */
   sampleIndex: number;
+  /**
+   * Why the item is rolled out (`train`, `selection`, `test`, …), for an env whose rollout differs
+   * in training: SpreadsheetBench's multi-turn mode tells the model which cells are wrong only on
+   * training items. Absent when the caller does not say (treat it as an evaluation).
+   */
+  phase?: RolloutPhase;
 }
 
 /**

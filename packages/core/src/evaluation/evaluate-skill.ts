@@ -140,7 +140,16 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
   ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number } | { pending: AnswerPendingError }> => {
     counters.rolloutsRun += 1;
     const keyedTarget = withRequestKeys(target, `rollout/${options.requestLabel ?? hash}/${item.id}/${sampleIndex}`);
-    const rollout = executor.runRollout({ environment, item, skill, target: keyedTarget, sampleIndex, workDirectory, signal: callSignal });
+    const rollout = executor.runRollout({
+      environment,
+      item,
+      skill,
+      target: keyedTarget,
+      sampleIndex,
+      phase: options.phase,
+      workDirectory,
+      signal: callSignal,
+    });
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));
       if (result.status === 'errored' && result.error.code === ERROR_CODES.answerPending)

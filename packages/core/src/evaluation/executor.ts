@@ -1,4 +1,4 @@
-import type { Environment, RolloutResult, Target, TaskItem } from '@skillopt/contract';
+import type { Environment, RolloutPhase, RolloutResult, Target, TaskItem } from '@skillopt/contract';
 import { createRolloutWorkDirectory } from '@skillopt/env-kit';
 
 /** One rollout to run: everything a worker needs, wherever it runs. */
@@ -8,6 +8,8 @@ export interface RolloutTask {
   skill: string;
   target: Target;
   sampleIndex: number;
+  /** Why it is rolled out; passed on to the env's rollout context. */
+  phase?: RolloutPhase;
   /** The parent of the rollout's own work directory, which is made only if the env asks for it. */
   workDirectory: string;
   /** Aborted when the run stops: a queued rollout never starts, a running one is told to stop. */
@@ -76,6 +78,7 @@ export function createInProcessExecutor(options: { maxRolloutsInFlight: number }
           signal: task.signal,
           workDirectory: () => directory.path(),
           sampleIndex: task.sampleIndex,
+          ...(task.phase === undefined ? {} : { phase: task.phase }),
         }),
       );
       // The slot and the directory are given back once the env's own work has settled, even when
