@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { chatTargetModel, createSplitSource, runAgentTask } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource, generateBefore, runAgentTask, startItemDeadline } from '@skillopt/env-kit';
 import {
   addUsage,
   type AgentRunner,
@@ -20,7 +20,6 @@ import { itemDocumentFiles } from './agent-workspace.js';
 import { locateItemDocuments, resolveDocumentRoots } from './corpus.js';
 import { scoreOfficeQaReply, type OfficeQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
-import { generateBefore, startItemDeadline } from './item-deadline.js';
 import { OFFICEQA_TASK_TYPES, officeQaItemMapper, type OfficeQaTaskItem } from './items.js';
 import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
 import { OFFICEQA_TOOLS, runOfficeQaTool } from './tools.js';
@@ -146,7 +145,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
   const item = asOfficeQaItem(taskItem);
   const reference = item.references[0] as string;
   const started = Date.now();
-  const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, item.id);
+  const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, `officeqa item ${item.id}: the tool loop`, item.id);
   try {
     const roots = await abortable(resolveDocumentRoots(documentFolders(config)), deadline.signal);
     const documents = await abortable(locateItemDocuments(item.id, item.files, roots), deadline.signal);
