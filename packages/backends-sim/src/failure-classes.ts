@@ -36,7 +36,9 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 /** What a harmful rule can cause: any failure class, or cutting a multi-word answer to one word. */
 export type HarmKind = FailureClass | 'truncation';
-export const HARM_KINDS: readonly HarmKind[] = [...FAILURE_CLASSES, 'truncation'];
+/** What a harmful rule can cause in an answer (a QA reply). */
+export const ANSWER_HARM_KINDS: readonly HarmKind[] = [...ANSWER_FAILURE_CLASSES, 'truncation'];
+export const HARM_KINDS: readonly HarmKind[] = [...ANSWER_HARM_KINDS, ...SPREADSHEET_FAILURE_CLASSES];
 
 const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
 
