@@ -20,7 +20,7 @@ import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
-import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply } from './spreadsheet-target.js';
+import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
@@ -200,7 +200,10 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     }
     const effects = readSkillRules(skill);
     const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
-    if (entry?.workbookCases !== undefined && asksForWorkbookScript(userTexts[0] ?? '')) {
+    const asksForScript = asksForWorkbookScript(userTexts[0] ?? '');
+    if (asksForScript && entry?.workbookCases === undefined)
+      return { text: renderUnknownSpreadsheetReply(), metadata: { knownQuestion: false, simulatedFailureClasses: [], noisy: false } };
+    if (asksForScript && entry?.workbookCases !== undefined) {
       const feedback = userTexts.slice(1);
       const decision = decideSpreadsheetBehaviour({ seed, noise, tendencyRates }, itemKey, entry.workbookCases, skill, effects, feedback);
       return {

@@ -10,7 +10,7 @@ import type { WorkbookCase, WorkbookCell, WorkbookValue } from './workbook-answe
  */
 
 /** A value as a Python expression of the same type. */
-export function pythonValue(value: WorkbookValue): string {
+function pythonValue(value: WorkbookValue): string {
   if (value === null) return 'None';
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return String(value); // 5, 2.5, 1e-7, 1e+21: all Python literals too
@@ -120,7 +120,7 @@ export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): stri
     '',
     'values = openpyxl.load_workbook(INPUT_PATH, data_only=True)',
     '# The case whose identifying cells match the most; max keeps the first of equals.',
-    'case = max(CASES, key=lambda candidate: matches(candidate, values))',
+    'case = max(CASES, key=lambda candidate: matches(candidate, values), default={"answers": []})',
     'workbook = openpyxl.load_workbook(INPUT_PATH)',
     'for sheet_name, cell, value in case["answers"]:',
     '    write(workbook, sheet_name, cell, value)',

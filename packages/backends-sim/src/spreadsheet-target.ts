@@ -119,6 +119,15 @@ export function decideSpreadsheetBehaviour(
   };
 }
 
+/**
+ * The reply to a script request for a task the simulated knowledge does not hold: a script that
+ * saves the workbook unchanged, a plausible wrong answer of the right shape.
+ */
+export function renderUnknownSpreadsheetReply(): string {
+  const script = renderSpreadsheetScript({ cases: [], active: [], resultSheet: RESULT_SHEETS[0] as string });
+  return `I do not know this task (it is not in my simulated knowledge), so the script below saves the workbook as it is.\n\n\`\`\`python\n${script}\`\`\`\n`;
+}
+
 /** The reply: a sentence, then the whole script in one ```python block. */
 export function renderSpreadsheetReply(decision: SpreadsheetDecision, afterFeedback: boolean): string {
   const opening = afterFeedback

@@ -49,7 +49,7 @@ function readCells(value: unknown): WorkbookCell[] | undefined {
 }
 
 /** One reference read as a case of the workbook answer format, or undefined when it is not one. */
-export function readWorkbookCase(reference: string): WorkbookCase | undefined {
+function readWorkbookCase(reference: string): WorkbookCase | undefined {
   if (!reference.includes(WORKBOOK_ANSWER_FORMAT)) return undefined;
   let parsed: unknown;
   try {

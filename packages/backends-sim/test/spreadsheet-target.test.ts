@@ -78,6 +78,16 @@ describe('the simulated target as a spreadsheet code writer', () => {
     expect(result?.passed).toBe(true);
   });
 
+  it('answers a script request for a task it does not know with a script that saves the workbook unchanged', async () => {
+    const stranger = spreadsheetItems(41)[40] as SpreadsheetItem;
+    const reply = await writeScript(target(), SPREADSHEET_INITIAL_SKILL, stranger);
+    expect(reply).toMatch(/not in my simulated knowledge/);
+    const [result] = runScripts([{ script: scriptOf(reply), spreadsheetCase: stranger.cases[0] as SpreadsheetItem['cases'][number] }]);
+    expect(result?.error).toBeUndefined();
+    expect(result?.passed).toBe(false);
+    expect(result?.got.slice(0, 3)).toEqual([null, null, null]);
+  });
+
   it.each(SPREADSHEET_FAILURE_CLASSES)('shows %s plainly in the code, and the evaluator really fails it', async (failureClass) => {
     const script = scriptOf(await writeScript(only(failureClass), SPREADSHEET_INITIAL_SKILL, mixed));
     expect(script).toMatch(FAULT_IN_CODE[failureClass] as RegExp);
