@@ -3,6 +3,7 @@ import { parseWrittenDate } from './dates.js';
 import { pick } from './hashing.js';
 import { parseNumeral } from './numbers.js';
 import { normalizeAnswer } from './text.js';
+import { readWorkbookCases, type WorkbookCase } from './workbook-answer.js';
 
 /** The shapes of answer the simulated target knows how to get wrong in shape-specific ways. */
 export const ANSWER_SHAPES = ['number', 'date', 'quantity', 'person_surname', 'name', 'multiword_name'] as const;
@@ -20,6 +21,8 @@ export interface AnswerKeyEntry {
   shape: AnswerShape;
   /** For quantities: the unit a careless answer appends (`metres`), read from the question. */
   unit?: string;
+  /** For a spreadsheet task: its test cases, when every reference is in the workbook answer format. */
+  workbookCases?: WorkbookCase[];
 }
 
 /**
@@ -93,10 +96,13 @@ export function createAnswerKey(items: readonly TaskItem[]): AnswerKey {
     const shape = inferAnswerShape(gold, question, item.answer_type);
     const entry: AnswerKeyEntry = { id: item.id, question, normalizedQuestion, gold: gold.trim(), references, shape };
     if (shape === 'quantity') entry.unit = unitForQuestion(question) ?? 'units';
+    const workbookCases = readWorkbookCases(references);
+    if (workbookCases !== undefined) entry.workbookCases = workbookCases;
     entries.push(entry);
   }
   const byShape = new Map<AnswerShape, AnswerKeyEntry[]>();
-  for (const entry of entries) byShape.set(entry.shape, [...(byShape.get(entry.shape) ?? []), entry]);
+  // A workbook answer is no plausible wrong answer to a question.
+  for (const entry of entries) if (entry.workbookCases === undefined) byShape.set(entry.shape, [...(byShape.get(entry.shape) ?? []), entry]);
   return {
     label: ANSWER_KEY_LABEL,
     entries,

@@ -1,10 +1,20 @@
 import type { AnswerShape } from './answer-key.js';
+import { gap, rule, type RulePattern } from './rule-patterns.js';
+import {
+  SPREADSHEET_CLASS_DESCRIPTIONS,
+  SPREADSHEET_FAILURE_CLASSES,
+  SPREADSHEET_GOOD_RULE_PHRASINGS,
+  SPREADSHEET_GOOD_RULES,
+  SPREADSHEET_HARMFUL_RULE_PHRASINGS,
+  SPREADSHEET_HARMFUL_RULES,
+  SPREADSHEET_TENDENCY_RATES,
+} from './spreadsheet-failure-classes.js';
 
 /**
  * The procedural failures of the simulated target, each one the SearchQA scorer really detects,
  * and how a skill's text switches them off (a rule that addresses the class) or on (a harmful rule).
  */
-export const FAILURE_CLASSES = [
+const ANSWER_FAILURE_CLASSES = [
   /** A sentence around the answer inside the tag (`<answer>The answer is Paris.</answer>`). */
   'verbosity',
   /** No answer tag at all; the last line is chatty, so the scorer reads the wrong text. */
@@ -20,11 +30,15 @@ export const FAILURE_CLASSES = [
   /** A full name where the gold is the surname (`Marie Curie` for `Curie`). */
   'full-name',
 ] as const;
+/** The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`). */
+export const FAILURE_CLASSES = [...ANSWER_FAILURE_CLASSES, ...SPREADSHEET_FAILURE_CLASSES] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 /** What a harmful rule can cause: any failure class, or cutting a multi-word answer to one word. */
 export type HarmKind = FailureClass | 'truncation';
-export const HARM_KINDS: readonly HarmKind[] = [...FAILURE_CLASSES, 'truncation'];
+/** What a harmful rule can cause in an answer (a QA reply). */
+export const ANSWER_HARM_KINDS: readonly HarmKind[] = [...ANSWER_FAILURE_CLASSES, 'truncation'];
+export const HARM_KINDS: readonly HarmKind[] = [...ANSWER_HARM_KINDS, ...SPREADSHEET_FAILURE_CLASSES];
 
 const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
 
@@ -56,23 +70,12 @@ export const DEFAULT_TENDENCY_RATES: Readonly<Record<FailureClass, number>> = {
   'date-format': 0.6,
   'unit-appended': 0.65,
   'full-name': 0.65,
+  ...SPREADSHEET_TENDENCY_RATES,
 };
 
 // ---------------------------------------------------------------------------------------------
 // Recognising rules in a skill's text
 // ---------------------------------------------------------------------------------------------
-
-interface RulePattern {
-  pattern: RegExp;
-  /** When true, a negation earlier in the same clause (`never`, `not`, `rather than`) cancels it. */
-  negatable: boolean;
-}
-
-/** A gap of up to `n` characters that crosses no clause boundary and no negation. */
-const gap = (n: number, extraStops: readonly string[] = []): string =>
-  `(?:(?!\\b(?:not|never|no|rather|instead|without|avoid|unless|except${extraStops.map((word) => `|${word}`).join('')})\\b)[^.;,\\n]){0,${n}}`;
-
-const rule = (source: string, negatable = true): RulePattern => ({ pattern: new RegExp(source, 'gi'), negatable });
 
 const TAG = '(?:<answer>|</answer>|answer[- ]tags?|tags?)';
 
@@ -143,6 +146,7 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
     rule('\\b(?:omit|drop|leave out|without)\\b[^.;\\n]{0,20}?\\b(?:first|given|christian) names?\\b'),
     rule('\\b(?:not|never|avoid|rather than|instead of)\\b[^.;\\n]{0,15}?\\b(?:the |their |a )?(?:full|complete|whole) (?:personal )?names?\\b', false),
   ],
+  ...SPREADSHEET_GOOD_RULES,
 };
 
 const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
@@ -175,6 +179,7 @@ const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
     rule(`\\binclude\\b${gap(20)}\\b(?:first|given) names?\\b`),
   ],
   truncation: [rule('\\b(?:single|one)[- ]word\\b')],
+  ...SPREADSHEET_HARMFUL_RULES,
 };
 
 const NEGATION = /\b(?:never|not|no|don't|dont|do not|avoid|without|rather than|instead of|nor|neither|isn't|aren't|shouldn't|mustn't|cannot|can't)\b|n't\b/i;
@@ -292,6 +297,7 @@ export const GOOD_RULE_PHRASINGS: Readonly<Record<FailureClass, readonly string[
     'Use just the family name for people rather than their full names.',
     "Drop given names: a person's answer is the surname by itself.",
   ],
+  ...SPREADSHEET_GOOD_RULE_PHRASINGS,
 };
 
 /** Plausible-sounding rules that make things worse (proposed at `harmfulRuleRate`). */
@@ -307,6 +313,7 @@ export const HARMFUL_RULE_PHRASINGS: Readonly<Record<HarmKind, readonly string[]
   'unit-appended': ['Always include the unit of measurement with numeric answers.'],
   'full-name': ["Always give a person's full name (first and last name) to avoid ambiguity."],
   truncation: ['Answer with a single word whenever possible.'],
+  ...SPREADSHEET_HARMFUL_RULE_PHRASINGS,
 };
 
 /** Rules that change nothing (proposed at `uselessRuleRate`). */
@@ -328,4 +335,5 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<HarmKind, string>> = {
   'unit-appended': 'a unit appended to a numeric answer whose reference is the bare number',
   'full-name': 'a full name where the reference is only the surname',
   truncation: 'a multi-word answer cut down to one word',
+  ...SPREADSHEET_CLASS_DESCRIPTIONS,
 };

@@ -34,6 +34,8 @@ export {
   type HarmKind,
   type RuleEffects,
 } from './failure-classes.js';
+export { SPREADSHEET_FAILURE_CLASSES, type SpreadsheetFailureClass } from './spreadsheet-failure-classes.js';
+export { WORKBOOK_ANSWER_FORMAT, type WorkbookValue } from './workbook-answer.js';
 export { skillFromSystemPrompt } from './target.js';
 export { detectPrompt } from './prompt-reading.js';
 export { createSimulatorServer, SIMULATOR_SERVER_LIMITS, type SimulatorServer, type SimulatorServerOptions } from './server.js';

@@ -1,4 +1,5 @@
 import {
+  ANSWER_HARM_KINDS,
   CLASS_DESCRIPTIONS,
   FAILURE_CLASSES,
   GOOD_RULE_PHRASINGS,
@@ -22,6 +23,8 @@ import {
   type NumberedEdit,
   type ReadTrajectory,
 } from './prompt-reading.js';
+import { isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
+import { SPREADSHEET_FAILURE_CLASSES } from './spreadsheet-failure-classes.js';
 
 export interface OptimizerSettings {
   seed: number;
@@ -199,7 +202,9 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
   }
   if (unitHash(settings.seed, 'harmful', promptHash) < settings.harmfulRuleRate) {
     const candidates = counts.map(([found]) => found);
-    const kind = candidates.length > 0 ? pick(candidates, settings.seed, 'harm-kind', promptHash) : pick(HARM_KINDS, settings.seed, 'harm-kind', promptHash);
+    // With no class seen, a misdiagnosis still fits the kind of task the trajectories show.
+    const pool = trajectories.some(isSpreadsheetTrajectory) ? SPREADSHEET_FAILURE_CLASSES : ANSWER_HARM_KINDS;
+    const kind = pick(candidates.length > 0 ? candidates : pool, settings.seed, 'harm-kind', promptHash);
     const harmful: ProposedEdit = {
       op: 'append',
       content: `${bulletStyle(skill)}${pick(HARMFUL_RULE_PHRASINGS[kind], settings.seed, 'harm-phrasing', promptHash)}`,

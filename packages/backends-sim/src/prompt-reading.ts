@@ -1,6 +1,7 @@
 import type { OptimizerPrompt } from '@skillopt/contract';
 import { containsNumericDate, parseWrittenDate } from './dates.js';
 import type { HarmKind } from './failure-classes.js';
+import { diagnoseSpreadsheetTrajectory, isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
 import { numbersInWords, parseNumeral } from './numbers.js';
 import { hasAnswerTagAttempt, hasWellFormedAnswerTag, normalizeAnswer, plainWords } from './text.js';
 
@@ -94,6 +95,8 @@ export interface ReadTrajectory {
   reply?: string;
   /** The first user turn (the question), when recorded. */
   question?: string;
+  /** The environment's turns (a spreadsheet evaluation, say), when recorded. */
+  environment?: string;
   /** The line before the trajectory's header (`With the current skill:` in comparisons). */
   label: string;
 }
@@ -140,6 +143,8 @@ export function readTrajectories(text: string): ReadTrajectory[] {
     if (lastAssistant) trajectory.reply = lastAssistant.lines.join('\n').replace(/\s+$/, '');
     const user = turns.find((turn) => turn.role === 'user');
     if (user) trajectory.question = user.lines.join('\n');
+    const environment = turns.filter((turn) => turn.role === 'environment');
+    if (environment.length > 0) trajectory.environment = environment.map((turn) => turn.lines.join('\n')).join('\n');
     return trajectory;
   });
 }
@@ -213,7 +218,10 @@ function escapeRegExp(text: string): string {
  * answer and the reference alone (the feedback line says the same in words). A wrong fact shows no
  * class: that is a one-off, not something a rule fixes.
  */
-export function diagnoseTrajectory(trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply'>): HarmKind[] {
+export function diagnoseTrajectory(
+  trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason'>,
+): HarmKind[] {
+  if (isSpreadsheetTrajectory(trajectory)) return diagnoseSpreadsheetTrajectory(trajectory);
   const found: HarmKind[] = [];
   const { prediction, reply } = trajectory;
   // Envs may list every accepted answer (`Yen | Japanese yen`); the first is the canonical one.

@@ -20,6 +20,7 @@ import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
+import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
@@ -198,6 +199,23 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       return { text: `I will look this up with the ${tool.name} tool first.`, toolCalls: [toolCall], metadata: { knownQuestion: entry !== undefined } };
     }
     const effects = readSkillRules(skill);
+    const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
+    const asksForScript = asksForWorkbookScript(userTexts[0] ?? '');
+    if (asksForScript && entry?.workbookCases === undefined)
+      return { text: renderUnknownSpreadsheetReply(), metadata: { knownQuestion: false, simulatedFailureClasses: [], noisy: false } };
+    if (asksForScript && entry?.workbookCases !== undefined) {
+      const feedback = userTexts.slice(1);
+      const decision = decideSpreadsheetBehaviour({ seed, noise, tendencyRates }, itemKey, entry.workbookCases, skill, effects, feedback);
+      return {
+        text: renderSpreadsheetReply(decision, feedback.length > 0),
+        metadata: {
+          knownQuestion: true,
+          simulatedFailureClasses: decision.active,
+          ...(decision.fixedByFeedback.length > 0 ? { fixedAfterFeedback: decision.fixedByFeedback } : {}),
+          noisy: decision.noisy,
+        },
+      };
+    }
     const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, skill, effects);
     const skillHash = hashHex(skill).slice(0, 16);
     const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], toolTurns > 0);

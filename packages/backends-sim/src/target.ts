@@ -96,6 +96,28 @@ function shapeHabit(
 }
 
 /**
+ * Which of an item's possible classes fire under a skill's rules: a fixing rule switches its class
+ * off, a harmful one on for every item, both together (contradictory rules) on for about half of the
+ * items; without either the item's latent tendency decides.
+ */
+export function firingClasses(
+  seed: number,
+  itemKey: string,
+  possible: readonly FailureClass[],
+  tendencies: readonly FailureClass[],
+  effects: RuleEffects,
+): FailureClass[] {
+  return possible.filter((failureClass) => {
+    const fixed = effects.fixes.has(failureClass);
+    const harmed = effects.harms.has(failureClass);
+    if (harmed && fixed) return unitHash(seed, 'conflict', itemKey, failureClass) < 0.5; // the model follows one or the other
+    if (harmed) return true;
+    if (fixed) return false;
+    return tendencies.includes(failureClass);
+  });
+}
+
+/**
  * Decides how the simulated target answers one item under one skill. Deterministic in (seed, item,
  * skill): the tendencies depend on the item only; noise and wording on the item and the skill.
  */
@@ -113,18 +135,7 @@ export function decideTargetBehaviour(
   const tendencies = classesForShape(shape).filter(
     (failureClass) => unitHash(settings.seed, 'tendency', itemKey, failureClass) < settings.tendencyRates[failureClass],
   );
-  const active: FailureClass[] = [];
-  for (const failureClass of classesForShape(shape)) {
-    const fixed = effects.fixes.has(failureClass);
-    const harmed = effects.harms.has(failureClass);
-    let fires: boolean;
-    if (harmed && fixed)
-      fires = unitHash(settings.seed, 'conflict', itemKey, failureClass) < 0.5; // contradictory rules: the model follows one or the other
-    else if (harmed) fires = true;
-    else if (fixed) fires = false;
-    else fires = tendencies.includes(failureClass);
-    if (fires) active.push(failureClass);
-  }
+  const active = firingClasses(settings.seed, itemKey, classesForShape(shape), tendencies, effects);
   const truncated = effects.harms.has('truncation') && (shape === 'multiword_name' || shape === 'date');
   const noisy = entry !== undefined && unitHash(settings.seed, 'noise', itemKey, skillHash) < settings.noise;
   const baseAnswer =

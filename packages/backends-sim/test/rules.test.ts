@@ -1,5 +1,17 @@
-import { FAILURE_CLASSES, GOOD_RULE_PHRASINGS, HARMFUL_RULE_PHRASINGS, USELESS_RULE_PHRASINGS, readSkillRules, type HarmKind } from '../src/index';
+import {
+  FAILURE_CLASSES,
+  GOOD_RULE_PHRASINGS,
+  HARMFUL_RULE_PHRASINGS,
+  SPREADSHEET_FAILURE_CLASSES,
+  USELESS_RULE_PHRASINGS,
+  readSkillRules,
+  type FailureClass,
+  type HarmKind,
+} from '../src/index';
 import { GOOD_SKILL, INITIAL_SKILL } from './helpers';
+import { FOUR_RULE_SKILL } from './spreadsheet-helpers';
+
+const isSpreadsheetClass = (failureClass: FailureClass): boolean => (SPREADSHEET_FAILURE_CLASSES as readonly string[]).includes(failureClass);
 
 describe('reading rules from a skill', () => {
   it('finds nothing in the initial skill', () => {
@@ -63,9 +75,29 @@ describe('reading rules from a skill', () => {
     expect([...readSkillRules('Do not include the unit.').fixes]).toEqual(['unit-appended']);
   });
 
-  it('sees one fix per class in the good skill', () => {
+  it('sees one fix per answer class in the good skill, and one per spreadsheet class in the four-rule skill', () => {
     const effects = readSkillRules(GOOD_SKILL);
-    expect([...effects.fixes].sort()).toEqual([...FAILURE_CLASSES].sort());
+    expect([...effects.fixes].sort()).toEqual(FAILURE_CLASSES.filter((failureClass) => !isSpreadsheetClass(failureClass)).sort());
     expect([...effects.harms]).toEqual([]);
+    const spreadsheet = readSkillRules(FOUR_RULE_SKILL);
+    expect([...spreadsheet.fixes].sort()).toEqual([...SPREADSHEET_FAILURE_CLASSES].sort());
+    expect([...spreadsheet.harms]).toEqual([]);
+  });
+
+  it('reads the spreadsheet rules in other wordings, and their negations', () => {
+    const cases: Array<[string, FailureClass[], HarmKind[]]> = [
+      ['Put results in a new sheet.', [], ['wrong-sheet']],
+      ['Never put results in a new sheet.', ['wrong-sheet'], []],
+      ['Store numbers as text to keep formatting.', [], ['numbers-as-text']],
+      ['Do not store numbers as text.', ['numbers-as-text'], []],
+      ['Use Excel formulas so the workbook recalculates.', [], ['formula-not-value']],
+      ['Never use Excel formulas; write values.', ['formula-not-value'], []],
+      ['Leave the header row and start writing one row lower.', [], ['off-by-one-range']],
+      ['Do not start one row lower than the answer position.', ['off-by-one-range'], []],
+    ];
+    for (const [text, fixes, harms] of cases) {
+      const effects = readSkillRules(text);
+      expect({ text, fixes: [...effects.fixes], harms: [...effects.harms] }).toEqual({ text, fixes, harms });
+    }
   });
 });

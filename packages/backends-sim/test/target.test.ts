@@ -1,5 +1,5 @@
 import type { TaskItem } from '@skillopt/contract';
-import { createAnswerKey, createSimulatedModel, readSkillRules, skillFromSystemPrompt, type FailureClass } from '../src/index';
+import { createAnswerKey, createSimulatedModel, DEFAULT_TENDENCY_RATES, readSkillRules, skillFromSystemPrompt, type FailureClass } from '../src/index';
 import { decideTargetBehaviour } from '../src/target';
 import { ask, ENVELOPE, extract, GOOD_SKILL, hardScore, INITIAL_SKILL, normalize, passes, syntheticItems, systemPrompt, userPrompt } from './helpers';
 
@@ -16,15 +16,7 @@ function itemsWith(failureClass: FailureClass, seed = 7): TaskItem[] {
       {
         seed,
         noise: 0,
-        tendencyRates: {
-          verbosity: 0.35,
-          'missing-tag': 0.15,
-          'malformed-tag': 0.12,
-          'number-words': 0.6,
-          'date-format': 0.6,
-          'unit-appended': 0.65,
-          'full-name': 0.65,
-        },
+        tendencyRates: DEFAULT_TENDENCY_RATES,
       },
       key,
       entry,
@@ -141,15 +133,7 @@ describe('the simulated target', () => {
             {
               seed: 7,
               noise: 0,
-              tendencyRates: {
-                verbosity: 0.35,
-                'missing-tag': 0.15,
-                'malformed-tag': 0.12,
-                'number-words': 0.6,
-                'date-format': 0.6,
-                'unit-appended': 0.65,
-                'full-name': 0.65,
-              },
+              tendencyRates: DEFAULT_TENDENCY_RATES,
             },
             key,
             entry,
