@@ -9,11 +9,15 @@ import { runProcess } from './run-process.js';
 import { type Sandbox, type SandboxRunRequest, type SandboxRunResult, sandboxEnvironment } from './sandbox.js';
 import { describeLimits, limitsReached, resolveSandboxLimits, type SandboxLimits } from './sandbox-limits.js';
 import { sandboxUnavailable } from './sandbox-unavailable.js';
+import { isUserIdMapped } from './user-namespace-mapping.js';
 
 export interface BubblewrapSandboxOptions {
   /** The `bwrap` executable. Default: `bwrap` on this process's PATH, else /usr/bin/bwrap. */
   bubblewrapPath?: string | undefined;
-  /** The uid the run has when this process is root. Default 65534 (`nobody`). Ignored otherwise: the run keeps the caller's uid. */
+  /**
+   * The uid the run has when this process is root (and that uid exists in its user namespace).
+   * Default 65534 (`nobody`). Ignored otherwise: the run keeps the caller's uid.
+   */
   userId?: number | undefined;
   /** The gid likewise. Default 65534 (`nogroup`). */
   groupId?: number | undefined;
@@ -44,7 +48,7 @@ export async function createBubblewrapSandbox(options: BubblewrapSandboxOptions 
   requirePositiveInteger('groupId', groupId);
   const defaultLimits = resolveSandboxLimits(options.limits);
   const bubblewrapPath = locateBubblewrap(options.bubblewrapPath);
-  const asRoot = process.getuid?.() === 0;
+  const asRoot = process.getuid?.() === 0 && isUserIdMapped(userId);
   const requiredTools = asRoot ? Object.values(SANDBOX_TOOLS) : [SANDBOX_TOOLS.prlimit];
   const missingTool = requiredTools.find((tool) => !isExecutableFile(tool));
   if (missingTool !== undefined)
