@@ -68,7 +68,7 @@ const MATCHING = [
   '    for sheet_name, cell, expected in case["identify"]:',
   '        if sheet_name in values.sheetnames and same(values[sheet_name][cell].value, expected):',
   '            count += 1',
-  '    return count',
+  '    return (count == len(case["identify"]), count)',
 ];
 
 export interface SpreadsheetScriptOptions {
@@ -119,7 +119,7 @@ export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): stri
     '',
     '',
     'values = openpyxl.load_workbook(INPUT_PATH, data_only=True)',
-    '# The case whose identifying cells match the most; max keeps the first of equals.',
+    '# The case whose identifying cells all match, else the one matching the most; max keeps the first of equals.',
     'case = max(CASES, key=lambda candidate: matches(candidate, values), default={"answers": []})',
     'workbook = openpyxl.load_workbook(INPUT_PATH)',
     'for sheet_name, cell, value in case["answers"]:',
