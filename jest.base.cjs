@@ -9,7 +9,7 @@ module.exports = (projectDirectory) => ({
   // Sources import siblings as `./name.js` (valid ESM once built); in Jest they are `./name.ts`.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '\\.md$': path.join(__dirname, 'tools', 'jest', 'text-file-transform.cjs'),
+    '\\.(md|py)$': path.join(__dirname, 'tools', 'jest', 'text-file-transform.cjs'),
     '^.+\\.tsx?$': [
       '@swc/jest',
       {
