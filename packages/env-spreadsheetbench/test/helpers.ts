@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseSpreadsheetBenchConfig, type SpreadsheetBenchConfig, type SpreadsheetBenchConfigInput } from '../src/index';
+
+/** The real SpreadsheetBench tasks (CC BY-SA 4.0), read from the shared data folder beside the repository, never copied into the package. */
+export const REAL_DATA = path.resolve(__dirname, '../../../../shared/datasets-raw/spreadsheetbench');
+
+/** Debian's system Python, which has openpyxl and pandas (python3-openpyxl, python3-pandas). */
+export const SYSTEM_PYTHON = '/usr/bin/python3';
+
+export interface RealTaskRow {
+  id: string | number;
+  instruction: string;
+  instruction_type: string;
+  answer_position: string;
+  answer_sheet?: string | null;
+  spreadsheet_path: string;
+}
+
+export function realTaskRows(): RealTaskRow[] {
+  return JSON.parse(readFileSync(path.join(REAL_DATA, 'dataset_50.json'), 'utf8')) as RealTaskRow[];
+}
+
+/** A split folder in the temp directory holding the given rows per split (the tasks' files stay in REAL_DATA). */
+export function writeSplit(splits: Partial<Record<'train' | 'val' | 'test', readonly unknown[]>>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-split-'));
+  for (const name of ['train', 'val', 'test'] as const) {
+    mkdirSync(path.join(root, name));
+    writeFileSync(path.join(root, name, 'items.json'), JSON.stringify(splits[name] ?? []));
+  }
+  return root;
+}
+
+/** The config of a split of real tasks picked by id. */
+export function realTasksConfig(
+  ids: Partial<Record<'train' | 'val' | 'test', readonly string[]>>,
+  extra: SpreadsheetBenchConfigInput = {},
+): SpreadsheetBenchConfig {
+  const rows = realTaskRows();
+  const pick = (wanted: readonly string[] = []) => wanted.map((id) => rows.find((row) => String(row.id) === id) as RealTaskRow);
+  const splitDirectory = writeSplit({ train: pick(ids.train), val: pick(ids.val), test: pick(ids.test) });
+  return parseSpreadsheetBenchConfig({ split_dir: splitDirectory, data_root: REAL_DATA, python: SYSTEM_PYTHON, ...extra });
+}
+
+/** Runs a Python snippet with the system Python (test set-up on our own files, not generated code). */
+export function runPythonSnippet(code: string, input?: unknown): string {
+  return execFileSync(SYSTEM_PYTHON, ['-c', code], { input: input === undefined ? '' : JSON.stringify(input), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+/**
+ * Writes a workbook from a description: `{sheets: {Sheet1: [["Name", "Score"], ["Ada", 3]]}}`,
+ * rows from A1; strings starting with `=` are formulas (without cached values, as openpyxl writes them).
+ */
+export function writeWorkbook(file: string, sheets: Record<string, unknown[][]>): void {
+  runPythonSnippet(
+    [
+      'import json, sys, openpyxl',
+      'spec = json.load(sys.stdin)',
+      'workbook = openpyxl.Workbook()',
+      'workbook.remove(workbook.active)',
+      'for name, rows in spec["sheets"].items():',
+      '    sheet = workbook.create_sheet(name)',
+      '    for row in rows:',
+      '        sheet.append(row)',
+      'workbook.save(spec["file"])',
+    ].join('\n'),
+    { file, sheets },
+  );
+}
