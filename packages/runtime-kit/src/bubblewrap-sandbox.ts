@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bubblewrapArguments, SANDBOX_TOOLS } from './bubblewrap-arguments.js';
@@ -63,7 +63,7 @@ export async function createBubblewrapSandbox(options: BubblewrapSandboxOptions 
     await requireExisting(workDirectory, 'workDirectory', true);
     const readOnlyPaths = (request.readOnlyPaths ?? []).map((readOnlyPath) => path.resolve(readOnlyPath));
     for (const readOnlyPath of readOnlyPaths) await requireExisting(readOnlyPath, 'readOnlyPaths', false);
-    if (asRoot) await changeTreeOwner(workDirectory, userId, groupId);
+    if (asRoot) await changeTreeOwner(await realpath(workDirectory), userId, groupId);
     const result = await runProcess({
       command: bubblewrapPath,
       args: bubblewrapArguments({

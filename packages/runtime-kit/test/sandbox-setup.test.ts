@@ -1,4 +1,4 @@
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, linkSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
@@ -58,7 +58,7 @@ describe('createBubblewrapSandbox: when it cannot run', () => {
     expect(error.details?.remedy).toContain('sysctl -w kernel.unprivileged_userns_clone=1');
   });
 
-  it('refuses nonsensical options and requests as config errors', async () => {
+  it('refuses nonsensical options and requests as config errors (a missing path, a hard link out of the work directory)', async () => {
     expect((await rejection(createBubblewrapSandbox({ limits: { processes: 0 } }))).message).toBe(
       'limits.processes must be a whole number of at least 1, got 0',
     );
@@ -72,6 +72,13 @@ describe('createBubblewrapSandbox: when it cannot run', () => {
       code: ERROR_CODES.configInvalid,
       message: `readOnlyPaths: ${missing} does not exist`,
     });
+    // A hard link would let the run write to the answer through its second name.
+    linkSync(sandboxCase.answerPath, path.join(sandboxCase.workDirectory, 'linked.xlsx'));
+    expect(await rejection(sandbox.run({ command: '/usr/bin/true', workDirectory: sandboxCase.workDirectory }))).toMatchObject({
+      code: ERROR_CODES.configInvalid,
+      message: `workDirectory: ${path.join(sandboxCase.workDirectory, 'linked.xlsx')} is a hard link to a file elsewhere; put a copy in the work directory instead`,
+    });
+    expect(statSync(sandboxCase.answerPath).uid).toBe(0);
   });
 });
 
