@@ -28,6 +28,7 @@ export { mapConcurrent, type MapConcurrentOptions } from './map-concurrent.js';
 export { createRolloutWorkDirectory, type RolloutWorkDirectory } from './rollout-work-directory.js';
 export { generateWithin } from './target-call-within.js';
 export { generateBefore, startItemDeadline } from './item-deadline.js';
+export { assistantToolCallMessage, describeToolCall, toolResultPart } from './tool-loop-messages.js';
 export { chatTargetModel } from './chat-target.js';
 
 // The agent rollout: task.md and the item's files in the workspace, the prompt, the run

@@ -1,5 +1,14 @@
 import path from 'node:path';
-import { chatTargetModel, createSplitSource, generateBefore, runAgentTask, startItemDeadline } from '@skillopt/env-kit';
+import {
+  assistantToolCallMessage,
+  chatTargetModel,
+  createSplitSource,
+  describeToolCall,
+  generateBefore,
+  runAgentTask,
+  startItemDeadline,
+  toolResultPart,
+} from '@skillopt/env-kit';
 import {
   addUsage,
   type AgentRunner,
@@ -10,7 +19,6 @@ import {
   type RolloutContext,
   type RolloutResult,
   type TaskItem,
-  type ToolCall,
   type TrajectoryTurn,
   type Usage,
 } from '@skillopt/contract';
@@ -43,17 +51,6 @@ function formatScore(value: number): string {
 /** Shortens a text for the trajectory, saying how much was left out. */
 function shortenForTrajectory(text: string, maxCharacters = TRAJECTORY_TOOL_OUTPUT_CHARS): string {
   return text.length <= maxCharacters ? text : `${text.slice(0, maxCharacters)} [... ${text.length - maxCharacters} more characters]`;
-}
-
-/** A tool call as one line of text: `grep({"pattern":"receipts"})`. */
-function describeToolCall(call: ToolCall): string {
-  let input: string;
-  try {
-    input = JSON.stringify(call.input ?? null);
-  } catch {
-    input = String(call.input);
-  }
-  return `${call.toolName}(${input})`;
 }
 
 /** The evaluator's feedback as the optimizer reads it: what was scored, against what, and why it failed. */
@@ -185,26 +182,14 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
         toolName: [...new Set(calls.map((call) => call.toolName))].join(', '),
       });
       if (modelCalls >= config.max_tool_turns) break;
-      messages.push({
-        role: 'assistant',
-        content: [
-          ...(reply.text.trim() === '' ? [] : [{ type: 'text' as const, text: reply.text }]),
-          ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
-        ],
-      });
+      messages.push(assistantToolCallMessage(reply.text, calls));
       const results = [];
       for (const call of calls) {
         deadline.signal.throwIfAborted();
         const outcome = await abortable(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
         toolCallCount += 1;
         if (outcome.isError) toolErrorCount += 1;
-        results.push({
-          type: 'tool-result' as const,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          output: outcome.output,
-          ...(outcome.isError ? { isError: true } : {}),
-        });
+        results.push(toolResultPart(call, outcome));
         turns.push({ role: 'tool', toolName: call.toolName, content: `${outcome.isError ? '[error] ' : ''}${shortenForTrajectory(outcome.output)}` });
       }
       messages.push({ role: 'tool', content: results });

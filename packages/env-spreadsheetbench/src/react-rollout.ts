@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { addUsage, type Message, type RolloutContext, type RolloutResult, type TrajectoryTurn, type Usage } from '@skillopt/contract';
-import { chatTargetModel, generateBefore, startItemDeadline } from '@skillopt/env-kit';
+import { assistantToolCallMessage, chatTargetModel, describeToolCall, generateBefore, startItemDeadline, toolResultPart } from '@skillopt/env-kit';
 import { scoreScriptOnEveryCase } from './case-scoring.js';
 import { noCodeResult, scoredResult } from './codegen-rollout.js';
 import type { SpreadsheetBenchConfig } from './config.js';
@@ -80,30 +80,18 @@ export async function rolloutReactTask(
       modelCalls += 1;
       usage = addUsage(usage, reply.usage);
       const calls = reply.toolCalls ?? [];
-      const callLines = calls.map((call) => `[tool call] ${call.toolName}(${JSON.stringify(call.input ?? null)})`).join('\n');
+      const callLines = calls.map((call) => `[tool call] ${describeToolCall(call)}`).join('\n');
       turns.push({ role: 'assistant', content: [reply.text.trim(), callLines].filter((part) => part !== '').join('\n') });
       if (calls.length === 0) {
         finished = true;
         break;
       }
-      messages.push({
-        role: 'assistant',
-        content: [
-          ...(reply.text.trim() === '' ? [] : [{ type: 'text' as const, text: reply.text }]),
-          ...calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input })),
-        ],
-      });
+      messages.push(assistantToolCallMessage(reply.text, calls));
       const results = [];
       for (const call of calls) {
         const outcome = await runReactTool(call, folder, runtime, { timeoutMs: config.case_timeout * 1000, signal: deadline.signal });
         toolCalls += 1;
-        results.push({
-          type: 'tool-result' as const,
-          toolCallId: call.toolCallId,
-          toolName: call.toolName,
-          output: outcome.output,
-          ...(outcome.isError ? { isError: true } : {}),
-        });
+        results.push(toolResultPart(call, outcome));
         turns.push({ role: 'tool', toolName: call.toolName, content: `${outcome.isError ? '[error] ' : ''}${outcome.output}` });
       }
       messages.push({ role: 'tool', content: results });
