@@ -69,3 +69,17 @@ export function writeWorkbook(file: string, sheets: Record<string, unknown[][]>)
     { file, sheets },
   );
 }
+
+/**
+ * A correct script for real task 39180 ("sum the column B values of the names column C lists, into
+ * C2"), whose three cases have other inputs and answers (14, 10, 5).
+ */
+export const TASK_39180_SOLUTION = [
+  'import openpyxl',
+  'workbook = openpyxl.load_workbook(INPUT_PATH)',
+  'sheet = workbook.worksheets[0]',
+  'rows = range(3, sheet.max_row + 1)',
+  'names = {sheet.cell(row, 3).value for row in rows if sheet.cell(row, 3).value not in (None, "")}',
+  'sheet["C2"] = sum(sheet.cell(row, 2).value for row in rows if sheet.cell(row, 1).value in names)',
+  'workbook.save(OUTPUT_PATH)',
+].join('\n');

@@ -1,20 +1,10 @@
 import type { Environment, GenerateRequest, GenerateResult } from '@skillopt/contract';
 import { createScriptedChatModel, createWorkDirectoryRolloutContextsForTests } from '@skillopt/env-kit/testing';
 import { createSpreadsheetBenchEnvironment, REACT_TOOLS, type SpreadsheetTaskItem, splitCommandLine } from '../src/index';
-import { realTasksConfig } from './helpers';
+import { realTasksConfig, TASK_39180_SOLUTION } from './helpers';
 
-const SOLUTION = [
-  'INPUT_PATH = "input.xlsx"',
-  'OUTPUT_PATH = "output.xlsx"',
-  'import openpyxl',
-  'workbook = openpyxl.load_workbook(INPUT_PATH)',
-  'sheet = workbook.worksheets[0]',
-  'rows = range(3, sheet.max_row + 1)',
-  'names = {sheet.cell(row, 3).value for row in rows if sheet.cell(row, 3).value not in (None, "")}',
-  'sheet["C2"] = sum(sheet.cell(row, 2).value for row in rows if sheet.cell(row, 1).value in names)',
-  'workbook.save(OUTPUT_PATH)',
-  'print("total", sheet["C2"].value)',
-].join('\n');
+// As solution.py in the working folder, with the two paths the ReAct prompt asks for.
+const SOLUTION = ['INPUT_PATH = "input.xlsx"', 'OUTPUT_PATH = "output.xlsx"', TASK_39180_SOLUTION, 'print("total", sheet["C2"].value)'].join('\n');
 
 const contexts = createWorkDirectoryRolloutContextsForTests();
 let environment: Environment;

@@ -2,18 +2,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { Environment, GenerateRequest, RolloutPhase, RolloutResult } from '@skillopt/contract';
 import { createScriptedChatModel, createWorkDirectoryRolloutContextsForTests } from '@skillopt/env-kit/testing';
 import { createSpreadsheetBenchEnvironment, type SpreadsheetBenchConfigInput, type SpreadsheetTaskItem, type WorkbookAnswer } from '../src/index';
-import { realTasksConfig } from './helpers';
+import { realTasksConfig, TASK_39180_SOLUTION } from './helpers';
 
-// 39180: "sum the column B values of the names column C lists, into C2"; its three cases have other inputs and answers (14, 10, 5).
-const SOLUTION = [
-  'import openpyxl',
-  'workbook = openpyxl.load_workbook(INPUT_PATH)',
-  'sheet = workbook.worksheets[0]',
-  'rows = range(3, sheet.max_row + 1)',
-  'names = {sheet.cell(row, 3).value for row in rows if sheet.cell(row, 3).value not in (None, "")}',
-  'sheet["C2"] = sum(sheet.cell(row, 2).value for row in rows if sheet.cell(row, 1).value in names)',
-  'workbook.save(OUTPUT_PATH)',
-].join('\n');
+const SOLUTION = TASK_39180_SOLUTION;
 const WRONG_VALUE = 'import openpyxl\nworkbook = openpyxl.load_workbook(INPUT_PATH)\nworkbook.worksheets[0]["C2"] = "wrong"\nworkbook.save(OUTPUT_PATH)';
 const RAISES = 'raise ValueError("no such column")';
 const fenced = (code: string) => `Here is the script.\n\n\`\`\`python\n${code}\n\`\`\`\n`;
