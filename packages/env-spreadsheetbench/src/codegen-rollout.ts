@@ -13,7 +13,7 @@ import type { WorkbookRuntime } from './workbook-runtime.js';
 const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
 /** The failure reason of a task whose replies held no code at all. */
-export const NO_CODE_REASON = 'no code: no reply held a Python script';
+const NO_CODE_REASON = 'no code: no reply held a Python script';
 
 /** The result fields every rollout mode shares, from the final script's outcomes on every case. */
 export function scoredResult(
