@@ -50,8 +50,16 @@ export interface WorkbookRuntime {
 /** How much of a failed script's output the model and the analyst see. */
 const SCRIPT_ERROR_CHARACTERS = 3000;
 
-// The sandbox sets PATH, HOME (the work directory), TMPDIR and LANG; nothing of this process's environment reaches a script.
-const SCRIPT_ENVIRONMENT = { PYTHONIOENCODING: 'utf-8', PYTHONDONTWRITEBYTECODE: '1' };
+// The sandbox sets PATH, HOME (the work directory), TMPDIR and LANG; nothing of this process's
+// environment reaches a script. Threads count against the sandbox's process limit, and numpy's
+// BLAS would start one per core on import (pandas imports it): one thread each is plenty here.
+const SCRIPT_ENVIRONMENT = {
+  PYTHONIOENCODING: 'utf-8',
+  PYTHONDONTWRITEBYTECODE: '1',
+  OPENBLAS_NUM_THREADS: '1',
+  OMP_NUM_THREADS: '1',
+  MKL_NUM_THREADS: '1',
+};
 
 function sandboxLimits(config: SpreadsheetBenchConfig): Partial<SandboxLimits> {
   return {
