@@ -64,6 +64,13 @@ describe('generated code in the sandbox', () => {
     expect(result).toMatchObject({ status: 'scored', hard: 1, soft: 1, details: { sandbox: 'bubblewrap', casesPassed: 3 } });
   });
 
+  it('lets a script use pandas, with one BLAS thread', async () => {
+    const result = await rollOut(
+      `import os, pandas\nassert os.environ["OPENBLAS_NUM_THREADS"] == "1"\npandas.read_excel(INPUT_PATH, sheet_name=None)\n${SAVE_INPUT}`,
+    );
+    expect(result).toMatchObject({ hard: 1, soft: 1 });
+  });
+
   it('cannot read the answer workbook: not beside the input, not at its real path, not anywhere', async () => {
     const answer = path.join(REAL_DATA, 'spreadsheet', TASK, `1_${TASK}_answer.xlsx`);
     for (const code of [
