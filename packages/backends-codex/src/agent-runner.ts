@@ -48,7 +48,7 @@ export function createCodexAgentRunner(options: CodexAgentRunnerOptions): AgentR
         skillListing: settings.skillPlacement === 'skills-folder',
       }),
       allowedEnvironmentVariables: CODEX_INHERITED_VARIABLES,
-      environment: codexEnvironment(home, options.apiKey),
+      environment: codexEnvironment(home, options.apiKey, settings.command),
       secrets: [options.apiKey],
     }),
     readTranscript: readCodexTranscript,

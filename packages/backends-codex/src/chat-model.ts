@@ -83,7 +83,7 @@ export function createCodexChatModel(options: CodexChatModelOptions): ChatModel 
                 outputSchemaFile,
               }),
               allowedEnvironmentVariables: CODEX_INHERITED_VARIABLES,
-              environment: codexEnvironment(home, options.apiKey),
+              environment: codexEnvironment(home, options.apiKey, settings.command),
               secrets: [options.apiKey],
             }),
             readTranscript: readCodexTranscript,

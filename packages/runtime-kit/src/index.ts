@@ -26,6 +26,7 @@ export { type ProcessResult, runProcess, type RunProcessOptions } from './run-pr
 // Running generated code: bubblewrap, or the explicit opt-out
 export { type BubblewrapSandboxOptions, createBubblewrapSandbox } from './bubblewrap-sandbox.js';
 export type { Sandbox, SandboxNetwork, SandboxRunRequest, SandboxRunResult } from './sandbox.js';
+export { findExecutable } from './find-executable.js';
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
 export { createUnsandboxedRunner } from './unsandboxed-runner.js';
 
