@@ -98,20 +98,20 @@ describe('skillopt config print', () => {
     expect(printed.files).toEqual([base, file]);
   });
 
-  it('prints a spreadsheetbench config although no env package exists for it, with a warning that it is not published yet', async () => {
+  it("prints the original's spreadsheetbench config, its env section validated by @skillopt/env-spreadsheetbench", async () => {
     const file = path.join(ORIGINAL, 'spreadsheetbench', 'default.yaml');
     const { stdout, stderr, error } = await runSkillopt(['config', 'print', '--config', file], project.directory);
     expect(error).toBeUndefined();
     expect(stdout).toMatch(/^ {2}name: spreadsheetbench\s+#/m);
-    // The env section passes through unvalidated.
+    // The original's env keys are the package's own, so the section is validated and completed with its defaults.
     expect(stdout).toMatch(/^ {2}mode: multi\s+# .*spreadsheetbench\/default\.yaml$/m);
     expect(stdout).toMatch(/^ {2}max_turns: 30\s+#/m);
-    expect(stdout).toContain('# Not validated: env');
+    expect(stdout).toMatch(/^ {2}sandbox: bubblewrap\s+# default$/m);
+    expect(stdout).not.toContain('# Not validated: env');
     // The role-specific Qwen keys moved to the backend's target section.
     expect(stdout).toMatch(/^ {6}base_url: http:\/\/localhost:8000\/v1\s+#/m);
     const warnings = unwrap(stderr);
-    expect(warnings).toContain('@skillopt/env-spreadsheetbench is a planned first-party env that is not published yet');
-    expect(warnings).not.toContain('npm install @skillopt/env-spreadsheetbench');
+    expect(warnings).not.toContain('not published yet');
     expect(warnings).toContain('train.steps_per_epoch is retired');
     expect(warnings).toContain('TARGET_QWEN_CHAT_API_KEY');
     // The API key written in the file is dropped, never printed.

@@ -20,7 +20,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'livemath', published: true },
     { id: 'docvqa', published: true },
     { id: 'officeqa', published: true },
-    { id: 'spreadsheetbench', published: false },
+    { id: 'spreadsheetbench', published: true },
     { id: 'alfworld', published: false },
   ],
   backend: [

@@ -173,15 +173,15 @@ describe('createPackageResolver', () => {
     const near = await failureOf(resolverFor().resolveEnvironmentPackage('alfworl'));
     expect(near.message).toContain('Did you mean "alfworld"? @skillopt/env-alfworld is planned but not published yet.');
     expect(near.message).not.toContain('npm install');
-    const exact = await failureOf(resolverFor().resolveEnvironmentPackage('spreadsheetbench'));
-    expect(exact.message).toContain('@skillopt/env-spreadsheetbench is a planned first-party env that is not published yet');
+    const exact = await failureOf(resolverFor().resolveEnvironmentPackage('alfworld'));
+    expect(exact.message).toContain('@skillopt/env-alfworld is a planned first-party env that is not published yet');
     expect(exact.message).not.toContain('npm install');
     expect(exact.details).not.toHaveProperty('installCommand');
   });
 
   it('words the npm install of a name near nothing as a third-party guess', async () => {
     const error = await failureOf(resolverFor().resolveEnvironmentPackage('my-benchmark'));
-    expect(error.message).toContain("SkillOpt's own envs are searchqa, livemath, docvqa and officeqa.");
+    expect(error.message).toContain("SkillOpt's own envs are searchqa, livemath, docvqa, officeqa and spreadsheetbench.");
     expect(error.message).toContain(
       'If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-my-benchmark',
     );
