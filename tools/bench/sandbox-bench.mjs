@@ -11,9 +11,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { machineLine, repoRoot, table } from './lib/demo-run.mjs';
+import { importBuilt, machineLine, repoRoot, table } from './lib/demo-run.mjs';
 
 const usage = 'node tools/bench/sandbox-bench.mjs [--runs 10] [--json]';
 const { values } = parseArgs({
@@ -27,14 +26,6 @@ const runs = Number.parseInt(values.runs, 10);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`--runs must be a positive integer, got "${values.runs}"`);
   process.exit(2);
-}
-async function importBuilt(packageFolder) {
-  const entry = path.join(repoRoot, 'packages', packageFolder, 'dist', 'index.js');
-  if (!existsSync(entry)) {
-    console.error(`${path.relative(repoRoot, entry)} is missing: build the packages first (pnpm exec nx run-many -t build).`);
-    process.exit(2);
-  }
-  return import(pathToFileURL(entry).href);
 }
 const runtimeKit = await importBuilt('runtime-kit');
 const spreadsheet = await importBuilt('env-spreadsheetbench');

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const demoConfigFile = path.join(repoRoot, 'configs', 'demo', 'default.yaml');
 
-async function importBuilt(packageFolder) {
+export async function importBuilt(packageFolder) {
   const entry = path.join(repoRoot, 'packages', packageFolder, 'dist', 'index.js');
   if (!existsSync(entry)) {
     console.error(`${path.relative(repoRoot, entry)} is missing: build the packages first (pnpm exec nx run-many -t build).`);
