@@ -30,6 +30,7 @@ export {
 export { resolveRoleSettings, type CodexRoleSettings } from './role-settings.js';
 export { sandboxFor } from './sandbox-mode.js';
 export { codexExecArguments, type CodexExecution } from './codex-arguments.js';
+export { codexSearchPath, shippedBubblewrap } from './bubblewrap-compatibility.js';
 export { CODEX_INHERITED_VARIABLES, codexEnvironment } from './isolated-environment.js';
 export { AGENTS_FILE, codexSkillInstallation, renderSkillFile, skillsFolderPath } from './skill-placement.js';
 export { readCodexTranscript } from './codex-transcript.js';

@@ -34,6 +34,9 @@ export interface SmokeSession {
 }
 
 /** A loopback model, a deny proxy and an isolated home for one CLI run; all removed after `body`. */
+/** Node for the CLIs that are Node scripts, and the system's tools for their shells; nothing else of the test's PATH. */
+export const SMOKE_SEARCH_PATH = [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':');
+
 export async function withSmokeSession(cli: LocatedAgentCli, body: (session: SmokeSession) => Promise<void>): Promise<void> {
   const root = mkdtempSync(path.join(os.tmpdir(), `agent-cli-${cli.id}-`));
   const home = path.join(root, 'home');
@@ -51,8 +54,7 @@ export async function withSmokeSession(cli: LocatedAgentCli, body: (session: Smo
       cwd: workspace,
       allowedEnvironmentVariables: [],
       extraEnvironmentVariables: {
-        // Node for the CLIs that are Node scripts, and the system's tools for their shells; nothing else of the test's PATH.
-        PATH: [path.dirname(process.execPath), '/usr/local/bin', '/usr/bin', '/bin'].join(':'),
+        PATH: SMOKE_SEARCH_PATH,
         HOME: home,
         LANG: 'C.UTF-8',
         TERM: 'dumb',

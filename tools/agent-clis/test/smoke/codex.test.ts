@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { codexSearchPath } from '@skillopt/backends-codex';
 import { testWithAgentCli } from '../helpers/agent-cli-cache';
 import {
   expectAnsweredThroughTools,
@@ -7,6 +8,7 @@ import {
   jsonLines,
   LOOPBACK_API_KEY,
   SMOKE_PROMPT,
+  SMOKE_SEARCH_PATH,
   TARGET_MODEL,
   withSmokeSession,
 } from '../helpers/smoke-session';
@@ -35,7 +37,8 @@ testWithAgentCli('codex', 'Codex reads task.md with its own tool and answers fro
         // The prompt on stdin.
         '-',
       ],
-      { CODEX_HOME: codexHome, SIM_API_KEY: LOOPBACK_API_KEY },
+      // With a system bubblewrap too old for Codex, its own goes first, as @skillopt/backends-codex arranges.
+      { CODEX_HOME: codexHome, SIM_API_KEY: LOOPBACK_API_KEY, PATH: codexSearchPath(cli.binary, SMOKE_SEARCH_PATH) ?? SMOKE_SEARCH_PATH },
       SMOKE_PROMPT,
     );
     expectCleanExit(result);
