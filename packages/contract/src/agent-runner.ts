@@ -30,6 +30,8 @@ export const agentRunRequestSchema = z.strictObject({
   signal: z.custom<AbortSignal>((value) => value === undefined || value instanceof AbortSignal).optional(),
   onDispatch: z.custom<() => Promise<void>>((value) => value === undefined || typeof value === 'function').optional(),
   workspaceAccess: z.enum(['read', 'write']).optional(),
+  allowedCommands: z.array(z.string().regex(/^[\w.+-]+$/, 'a command is a program name, without a path or arguments')).optional(),
+  isolation: z.enum(['process', 'sandbox']).optional(),
   requestKey: z.string().min(1).optional(),
 });
 
@@ -51,6 +53,20 @@ export interface AgentRunRequest {
    * is a file the agent edits. The runner lets its harness edit the workspace only for `write`.
    */
   workspaceAccess?: 'read' | 'write' | undefined;
+  /**
+   * Programs the agent may run in its workspace besides reading it (`python3` for a task whose
+   * answer is a workbook it computes). A runner lets its harness's shell run these where the
+   * harness can limit commands, and warns (`unsupported-setting`) where it cannot.
+   */
+  allowedCommands?: string[] | undefined;
+  /**
+   * How the harness process itself is isolated. `process` (the default): a child process with the
+   * environment by allowlist, confined only by the harness's own permissions. `sandbox`: also
+   * inside an OS sandbox (bubblewrap) as an unprivileged user, seeing only the workspace, its own
+   * install and state, with the network shared so it reaches its model. A runner that cannot do
+   * this declares `capabilities.sandboxedRuns: false`, and an env that needs it refuses that runner.
+   */
+  isolation?: 'process' | 'sandbox' | undefined;
   /** A stable identity of the run within its training run, as `GenerateRequest.requestKey`. */
   requestKey?: string | undefined;
 }

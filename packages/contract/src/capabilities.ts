@@ -23,6 +23,8 @@ export const modelCapabilitiesSchema = z.strictObject({
   announcesDispatch: z.boolean().optional(),
   /** Answers out of band, keyed by the request's `requestKey` (the handoff backend): core sets the key on a rollout's calls. */
   keyedRequests: z.boolean().optional(),
+  /** Runs its harness inside an OS sandbox when a request asks (`AgentRunRequest.isolation: 'sandbox'`). */
+  sandboxedRuns: z.boolean().optional(),
 });
 
 export interface ModelCapabilities {
@@ -33,6 +35,7 @@ export interface ModelCapabilities {
   reportedUsage?: boolean | undefined;
   announcesDispatch?: boolean | undefined;
   keyedRequests?: boolean | undefined;
+  sandboxedRuns?: boolean | undefined;
 }
 
 /** The capabilities in `required` that `declared` says are missing (absent ones are not counted). */

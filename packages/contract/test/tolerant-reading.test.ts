@@ -166,4 +166,15 @@ describe('reading an agent run request', () => {
       problems: [expect.stringMatching(/^files\.0\.path: workspace file paths are relative/)],
     });
   });
+
+  it('reads the isolation and the commands the agent may run, and refuses a command with a path or arguments', () => {
+    const confined = { ...request, isolation: 'sandbox', allowedCommands: ['python3'] };
+    expect(readAgentRunRequest(confined)).toEqual({ ok: true, request: confined, warnings: [] });
+    expect(readAgentRunRequest({ ...request, isolation: 'jail' })).toEqual({ ok: false, problems: [expect.stringMatching(/^isolation: /)] });
+    expect(readAgentRunRequest({ ...request, allowedCommands: ['/usr/bin/python3'] })).toEqual({
+      ok: false,
+      problems: [expect.stringMatching(/^allowedCommands\.0: a command is a program name/)],
+    });
+    expect(readAgentRunRequest({ ...request, allowedCommands: ['python3 -c'] }).ok).toBe(false);
+  });
 });
