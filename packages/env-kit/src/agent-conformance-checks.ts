@@ -100,8 +100,8 @@ async function chatTaskText(environment: Environment, item: TaskItem, skill: str
  * An agent rollout hands the runner the rollout's own work directory as the workspace, the
  * rollout's skill, a prompt naming `task.md`, and a workspace of `task.md` and the item's own
  * files only (`agentWorkspaceFiles`): no corpus, no split folder. `task.md` holds the item's
- * question and, when the env also drives chat models, exactly the user message its chat prompt
- * sends (the simulator finds the item by it).
+ * question and, when the env also drives chat models and scores the agent's final text, exactly
+ * the user message its chat prompt sends (the simulator finds the item by it).
  */
 export const checkAgentWorkspaceHoldsTheTask: ConformanceCheck = async (environment, options = {}) => {
   const plan = await planRollouts(environment, { ...options, targetKind: 'agent' });
@@ -147,7 +147,7 @@ export const checkAgentWorkspaceHoldsTheTask: ConformanceCheck = async (environm
       assert.ok(run.taskText !== undefined, `item "${item.id}": ${AGENT_TASK_FILE} has no text`);
       const question = item.question?.trim() ?? '';
       if (question !== '') assert.ok(run.taskText.includes(question), `item "${item.id}": ${AGENT_TASK_FILE} does not hold the item's question`);
-      if (environment.targetKinds.includes('chat')) {
+      if (environment.targetKinds.includes('chat') && options.agentAnswer !== 'workspace-files') {
         assert.equal(
           run.taskText,
           await chatTaskText(environment, item, plan.skill),
@@ -215,9 +215,33 @@ export const checkUntaggedAgentAnswerIsScoredAsChat: ConformanceCheck = async (e
   }
 };
 
+/**
+ * For an env whose agent answers with files (`agentAnswer: 'workspace-files'`): an agent that
+ * finished but wrote nothing failed its task. That is a score of 0, a task outcome, never an
+ * error to retry, however well its final text reads.
+ */
+export const checkAgentThatWroteNothingScoresZero: ConformanceCheck = async (environment, options: ConformanceCheckOptions = {}) => {
+  const plan = await planRollouts(environment, { ...options, targetKind: 'agent' });
+  for (const item of plan.items) {
+    const runner = createScriptedAgentRunner({ reply: () => `I have finished the task.\n${item.references?.[0] ?? ''}` });
+    const result = await scoredRollout(environment, item, { kind: 'agent', runner }, plan.skill, 'with an agent that wrote no file');
+    assert.ok(
+      result.status === 'scored' && result.hard === 0 && result.soft === 0,
+      `item "${item.id}": an agent that wrote no file scored ${scoredOutcome(result)}; it must score 0`,
+    );
+  }
+};
+
 /** The checks an env with agent targets passes besides the others, in the order the suite registers them. */
 export const AGENT_TARGET_CONFORMANCE_CHECKS: readonly NamedConformanceCheck[] = [
   { name: "puts task.md and only the item's own files in the agent's workspace", run: checkAgentWorkspaceHoldsTheTask },
   { name: 'never scores a crashed harness', run: checkCrashedHarnessIsNotScored },
   { name: 'scores an agent answer without tags as it scores chat', run: checkUntaggedAgentAnswerIsScoredAsChat },
+];
+
+/** The agent checks of an env whose agent answers with the files it writes: its final text is not what is scored. */
+export const WORKSPACE_ANSWER_CONFORMANCE_CHECKS: readonly NamedConformanceCheck[] = [
+  { name: "puts task.md and only the item's own files in the agent's workspace", run: checkAgentWorkspaceHoldsTheTask },
+  { name: 'never scores a crashed harness', run: checkCrashedHarnessIsNotScored },
+  { name: 'scores an agent that wrote nothing 0', run: checkAgentThatWroteNothingScoresZero },
 ];

@@ -1,4 +1,4 @@
-import type { AgentRunner, CallWarning, RolloutContext, Usage, WorkspaceFile } from '@skillopt/contract';
+import type { AgentRunner, AgentRunRequest, CallWarning, RolloutContext, Usage, WorkspaceFile } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { agentTaskFiles } from './agent-task-file.js';
 import { buildAgentTaskPrompt } from './agent-task-prompt.js';
@@ -17,6 +17,14 @@ export interface AgentTask {
   files?: readonly WorkspaceFile[] | undefined;
   /** What the env adds to the prompt about its tasks (the answer's form, where the item's files are). */
   notes?: string | undefined;
+  /**
+   * The whole prompt, for a task whose answer is not a final text in `<answer>` tags (files the
+   * agent writes): it replaces `buildAgentTaskPrompt`'s, and `notes` is then unused. It must name
+   * `task.md`.
+   */
+  prompt?: string | undefined;
+  /** What the agent may do beyond reading its workspace (default: nothing), as the run request says it. */
+  permissions?: Pick<AgentRunRequest, 'workspaceAccess' | 'allowedCommands' | 'isolation'> | undefined;
 }
 
 /** What an agent rollout hands back to the env for scoring. */
@@ -40,7 +48,8 @@ export type AgentTaskRunDetails = {
 
 /**
  * Runs one item's task on an agent runner: `task.md` and the item's files go into the rollout's
- * work directory (as the request's `files`), with the prompt of `buildAgentTaskPrompt`, the
+ * work directory (as the request's `files`), with the prompt of `buildAgentTaskPrompt` (or the
+ * task's own), the task's permissions, the
  * rollout's skill, signal and the env's time limit (`timeoutMs`, 0 for none). A failure of the
  * runner (a crashed or timed-out harness, an empty answer) propagates as it is, as a chat model's
  * does: an infrastructure error for core to retry, never a score. An abort of the rollout
@@ -56,7 +65,7 @@ export async function runAgentTask(
   signal.throwIfAborted();
   const files = agentTaskFiles(task.text, task.files);
   const workspace = await abortable(context.workDirectory(), signal);
-  const prompt = buildAgentTaskPrompt(task.notes);
+  const prompt = task.prompt ?? buildAgentTaskPrompt(task.notes);
   const result = await abortable(
     runner.run({
       skill,
@@ -66,6 +75,7 @@ export async function runAgentTask(
       timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, LONGEST_AGENT_TIME_LIMIT_MS) : LONGEST_AGENT_TIME_LIMIT_MS,
       purpose: 'rollout',
       signal,
+      ...task.permissions,
     }),
     signal,
   );

@@ -38,6 +38,12 @@ export interface ConformanceCheckOptions {
    * (documents, page images); default none. The agent checks hold the env to exactly these.
    */
   agentWorkspaceFiles?: (item: TaskItem) => readonly string[];
+  /**
+   * Where an agent's answer is: `final-text` (the default), its final reply, scored as the env
+   * scores the same chat reply; `workspace-files`, files it writes in its workspace (an output
+   * workbook), so its final text is not scored, and `task.md` may say more than the chat prompt.
+   */
+  agentAnswer?: 'final-text' | 'workspace-files';
   /** The splits to load; default train, val and test. */
   splits?: readonly SplitName[];
   /** How many items (the first ones of the splits, in order) are rolled out; default 3. */

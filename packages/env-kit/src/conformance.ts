@@ -4,15 +4,17 @@
  * `node:assert`, so they run under Jest, Vitest, Mocha or `node:test` alike.
  */
 import { SPLIT_NAMES, type Environment } from '@skillopt/contract';
-import { AGENT_TARGET_CONFORMANCE_CHECKS } from './agent-conformance-checks.js';
+import { AGENT_TARGET_CONFORMANCE_CHECKS, WORKSPACE_ANSWER_CONFORMANCE_CHECKS } from './agent-conformance-checks.js';
 import { type ConformanceCheckOptions, declaredTargetKind } from './conformance-rollouts.js';
 import { ENVIRONMENT_CONFORMANCE_CHECKS, type NamedConformanceCheck } from './environment-conformance-checks.js';
 
 export {
   AGENT_TARGET_CONFORMANCE_CHECKS,
+  checkAgentThatWroteNothingScoresZero,
   checkAgentWorkspaceHoldsTheTask,
   checkCrashedHarnessIsNotScored,
   checkUntaggedAgentAnswerIsScoredAsChat,
+  WORKSPACE_ANSWER_CONFORMANCE_CHECKS,
 } from './agent-conformance-checks.js';
 export type { ConformanceCheck, ConformanceCheckOptions, ConformanceTargetFactory } from './conformance-rollouts.js';
 export {
@@ -82,10 +84,13 @@ export interface ConformanceCheckOutcome {
 
 /**
  * The checks the suite runs with these options: every env's, and the agent checks too when the
- * options drive an agent target (`targetKind: 'agent'`, or an agent `target`).
+ * options drive an agent target (`targetKind: 'agent'`, or an agent `target`) — those of an env
+ * whose agent answers with files when `agentAnswer` says so.
  */
-export function conformanceChecksFor(options: Pick<ConformanceCheckOptions, 'target' | 'targetKind'>): readonly NamedConformanceCheck[] {
-  return declaredTargetKind(options) === 'agent' ? [...ENVIRONMENT_CONFORMANCE_CHECKS, ...AGENT_TARGET_CONFORMANCE_CHECKS] : ENVIRONMENT_CONFORMANCE_CHECKS;
+export function conformanceChecksFor(options: Pick<ConformanceCheckOptions, 'target' | 'targetKind' | 'agentAnswer'>): readonly NamedConformanceCheck[] {
+  if (declaredTargetKind(options) !== 'agent') return ENVIRONMENT_CONFORMANCE_CHECKS;
+  const agentChecks = options.agentAnswer === 'workspace-files' ? WORKSPACE_ANSWER_CONFORMANCE_CHECKS : AGENT_TARGET_CONFORMANCE_CHECKS;
+  return [...ENVIRONMENT_CONFORMANCE_CHECKS, ...agentChecks];
 }
 
 /** Runs every check in order without a test runner (for scripts and CLIs) and reports each outcome. */

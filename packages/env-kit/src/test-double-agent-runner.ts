@@ -1,4 +1,4 @@
-import type { AgentRunner, AgentRunRequest, AgentRunResult, TaskItem } from '@skillopt/contract';
+import type { AgentRunner, AgentRunRequest, AgentRunResult, ModelCapabilities, TaskItem } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { createReferenceAnswerKey, formatAnswerInTags } from './reference-answer-key.js';
 import type { ReferenceAnsweringOptions } from './test-double-chat-model.js';
@@ -13,6 +13,11 @@ export interface ScriptedAgentRunnerOptions {
   reply: ScriptedAgentReplyFunction | readonly ScriptedAgentReply[];
   provider?: string;
   modelId?: string;
+  /**
+   * What it declares it can honour. Default `{ sandboxedRuns: true }`: a double starts no process,
+   * so no harness of its runs can reach anything, whatever isolation the request asks for.
+   */
+  capabilities?: ModelCapabilities;
 }
 
 /** An AgentRunner test double that also keeps every request it received, in call order. */
@@ -52,6 +57,7 @@ export function createScriptedAgentRunner(options: ScriptedAgentRunnerOptions): 
     specificationVersion: 'v1',
     provider: options.provider ?? 'test-double',
     modelId: options.modelId ?? 'scripted-agent-runner',
+    capabilities: options.capabilities ?? { sandboxedRuns: true },
     calls,
     async run(request: AgentRunRequest): Promise<AgentRunResult> {
       if (request.signal?.aborted) throw request.signal.reason;

@@ -11,6 +11,7 @@ import {
 import type { Environment, Target } from '@skillopt/contract';
 import {
   AGENT_TARGET_CONFORMANCE_CHECKS,
+  checkAgentThatWroteNothingScoresZero,
   checkAgentWorkspaceHoldsTheTask,
   checkCrashedHarnessIsNotScored,
   checkUntaggedAgentAnswerIsScoredAsChat,
@@ -25,8 +26,10 @@ import {
   checkSplitsLoadValidItems,
   describeEnvironmentConformance,
   ENVIRONMENT_CONFORMANCE_CHECKS,
+  conformanceChecksFor,
   runConformanceCheck,
   runEnvironmentConformance,
+  WORKSPACE_ANSWER_CONFORMANCE_CHECKS,
   type ConformanceTestRunner,
 } from '../src/conformance';
 import { createScriptedChatModel, createTaskFileAnswerer } from '../src/testing';
@@ -179,6 +182,24 @@ describe('the conformance suite catches broken envs', () => {
       checkUntaggedAgentAnswerIsScoredAsChat(environment),
       /item "qa-001": the untagged agent answer scored \{"hard":0,"soft":0,"prediction":""\}, the same chat reply \{"hard":1,"soft":1,"prediction":"Paris"\}/,
     );
+  });
+
+  it('an env whose agent answers with files, yet scores the final text', async () => {
+    // The QA env scores the reference in the final text: for an env whose answer is the files the
+    // agent writes, that would score an agent that wrote nothing.
+    await expectCheckToFail(
+      checkAgentThatWroteNothingScoresZero(createQaEnvironment(), { agentAnswer: 'workspace-files' }),
+      /item "qa-001": an agent that wrote no file scored \{"hard":1,"soft":1,"prediction":"Paris"\}; it must score 0/,
+    );
+  });
+
+  it('runs the file-answer agent checks instead of the final-text ones when the options say so', () => {
+    const names = (checks: ReadonlyArray<{ name: string }>) => checks.map((check) => check.name);
+    expect(names(conformanceChecksFor({ targetKind: 'agent', agentAnswer: 'workspace-files' }))).toEqual(
+      names([...ENVIRONMENT_CONFORMANCE_CHECKS, ...WORKSPACE_ANSWER_CONFORMANCE_CHECKS]),
+    );
+    expect(names(conformanceChecksFor({ targetKind: 'agent' }))).toEqual(names([...ENVIRONMENT_CONFORMANCE_CHECKS, ...AGENT_TARGET_CONFORMANCE_CHECKS]));
+    expect(names(WORKSPACE_ANSWER_CONFORMANCE_CHECKS)).toContain('scores an agent that wrote nothing 0');
   });
 
   it('an env asked to drive a kind of target it does not support', async () => {
