@@ -25,12 +25,13 @@ export interface WorkbookVerdict {
   cells: ComparedCell[];
 }
 
-/** How one test case went: the script's run, then the evaluator's verdict on its output. */
+/** How one test case went: the script's run (or the agent's output), then the evaluator's verdict on its output. */
 export interface CaseOutcome {
   number: string;
-  stage: 'exec' | 'eval';
+  /** `exec`: the script failed; `output`: the agent left no output workbook to evaluate; `eval`: evaluated. */
+  stage: 'exec' | 'output' | 'eval';
   pass: boolean;
-  /** The script's error (stage exec) or the evaluator's reason (stage eval). */
+  /** The script's error (exec), what was wrong with the output (output) or the evaluator's reason (eval). */
   reason?: string;
   verdict?: WorkbookVerdict;
 }

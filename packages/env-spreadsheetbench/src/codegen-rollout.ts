@@ -21,10 +21,11 @@ export function scoredResult(
   runtime: WorkbookRuntime,
   outcomes: readonly CaseOutcome[],
   parts: { turns: TrajectoryTurn[]; usage: Usage; durationMs: number; code: string; details: Record<string, unknown> },
+  evaluationHow?: string,
 ): RolloutResult {
   const passed = outcomes.filter((outcome) => outcome.pass).length;
   const firstFailure = outcomes.find((outcome) => !outcome.pass);
-  const turns: TrajectoryTurn[] = [...parts.turns, { role: 'environment', content: describeEvaluation(outcomes) }];
+  const turns: TrajectoryTurn[] = [...parts.turns, { role: 'environment', content: describeEvaluation(outcomes, evaluationHow) }];
   return {
     status: 'scored',
     id: item.id,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, type Environment, type RolloutContext, type RolloutResult, type TaskItem } from '@skillopt/contract';
 import { createSplitSource } from '@skillopt/env-kit';
+import { rolloutAgentTask } from './agent-rollout.js';
 import { rolloutCodegenTask } from './codegen-rollout.js';
 import { parseSpreadsheetBenchConfig, type SpreadsheetBenchConfig, type SpreadsheetBenchConfigInput } from './config.js';
 import initialSkillText from './initial-skill.md';
@@ -66,7 +67,7 @@ export function createSpreadsheetBenchEnvironment(input: SpreadsheetBenchConfigI
   return {
     specificationVersion: 'v1',
     id: SPREADSHEETBENCH_ENVIRONMENT_ID,
-    targetKinds: ['chat'],
+    targetKinds: ['chat', 'agent'],
     taskTypes: SPREADSHEETBENCH_TASK_TYPES,
     initialSkill: async () => SPREADSHEETBENCH_INITIAL_SKILL,
     async loadSplit(split) {
@@ -85,6 +86,7 @@ export function createSpreadsheetBenchEnvironment(input: SpreadsheetBenchConfigI
       context.signal.throwIfAborted();
       const item = asSpreadsheetItem(taskItem);
       const ready = await workbookRuntime();
+      if (context.target.kind === 'agent') return rolloutAgentTask(config, ready, item, context.target.runner, context);
       return config.mode === 'react' ? rolloutReactTask(config, ready, item, context) : rolloutCodegenTask(config, ready, item, context);
     },
   };

@@ -18,6 +18,7 @@ function lastLine(text: string): string {
 export function describeCaseOutcome(outcome: CaseOutcome): string {
   if (outcome.pass) return 'PASS';
   if (outcome.stage === 'exec') return `FAIL: execution error: ${lastLine(outcome.reason ?? '')}`;
+  if (outcome.stage === 'output') return `FAIL: ${outcome.reason ?? 'no output workbook'}`;
   const first = outcome.verdict?.mismatches[0];
   if (first !== undefined && !(outcome.reason ?? '').startsWith('worksheet not found'))
     return `FAIL: ${first.cell}: expected ${describeCellValue(first.expected)}, got ${describeCellValue(first.got)}`;
@@ -38,11 +39,11 @@ function shorten(text: string): string {
  * What the analyst reads after the rollout (the target never sees it): each case's verdict, the
  * count, and the cells of the first failed case (or of case 1) with expected and written values.
  */
-export function describeEvaluation(outcomes: readonly CaseOutcome[]): string {
+export function describeEvaluation(outcomes: readonly CaseOutcome[], how = 'the final script was run on each'): string {
   const passed = outcomes.filter((outcome) => outcome.pass).length;
   const shown = outcomes.find((outcome) => !outcome.pass && outcome.verdict !== undefined) ?? outcomes.find((outcome) => outcome.verdict !== undefined);
   const lines = [
-    `Evaluation (${outcomes.length} test case${outcomes.length === 1 ? '' : 's'}; the final script was run on each)`,
+    `Evaluation (${outcomes.length} test case${outcomes.length === 1 ? '' : 's'}; ${how})`,
     ...outcomes.map((outcome) => `Case ${outcome.number}: ${describeCaseOutcome(outcome)}`),
     `Result: ${passed} of ${outcomes.length} cases passed`,
   ];

@@ -16,8 +16,10 @@ export function buildSystemPrompt(skill: string, allowPandas: boolean): string {
   return `${codegenInstructions(allowPandas)}\n\n# Skill\n\n${skill.trim()}\n`;
 }
 
-/** The first user message: the instruction, where the answer goes, the first case's preview, the task. */
-export function buildUserPrompt(item: Pick<SpreadsheetTaskItem, 'instruction' | 'instructionType' | 'answerPosition' | 'preview'>): string {
+type PromptedItem = Pick<SpreadsheetTaskItem, 'instruction' | 'instructionType' | 'answerPosition' | 'preview'>;
+
+/** The instruction, where the answer goes and the first case's preview: how every mode states a task. */
+function taskStatement(item: PromptedItem): string[] {
   return [
     '# Instruction',
     '',
@@ -29,6 +31,13 @@ export function buildUserPrompt(item: Pick<SpreadsheetTaskItem, 'instruction' | 
     '# Input workbook preview',
     '',
     item.preview.trim(),
+  ];
+}
+
+/** The first user message: the instruction, where the answer goes, the first case's preview, the task. */
+export function buildUserPrompt(item: PromptedItem): string {
+  return [
+    ...taskStatement(item),
     '',
     '# Task',
     '',
@@ -37,6 +46,33 @@ export function buildUserPrompt(item: Pick<SpreadsheetTaskItem, 'instruction' | 
     'Reply with one ```python code block.',
   ].join('\n');
 }
+
+/**
+ * An agent's `task.md`: the task as the chat prompt states it, then the workbooks it applies to,
+ * one line per case (`- \`inputs/1.xlsx\` → \`outputs/1.xlsx\``), and what the agent may use.
+ */
+export function buildAgentTaskText(item: PromptedItem, cases: ReadonlyArray<{ input: string; output: string }>, allowPandas: boolean): string {
+  return [
+    ...taskStatement(item),
+    '',
+    '# Task',
+    '',
+    `The folder \`inputs/\` holds this task's input workbooks: the same layout with other values. Carry out the instruction on each one and save the whole workbook under \`outputs/\`:`,
+    '',
+    ...cases.map((entry) => `- \`${entry.input}\` → \`${entry.output}\``),
+    '',
+    `Keep every cell the instruction does not ask you to change, and compute the answers from each workbook's data rather than typing values in. You may write a Python script in the working directory and run it with \`python3\` (${allowPandas ? 'openpyxl and pandas are' : 'openpyxl is'} installed); the inputs, like the whole working directory, are yours to read.`,
+    '',
+  ].join('\n');
+}
+
+/** The prompt of an agent run: where the task is, that the skill applies, and that nobody answers questions. */
+export const AGENT_PROMPT = [
+  'Read `task.md` in your working directory: it holds a spreadsheet task and the workbooks it applies to.',
+  'Follow the skill document your harness gave you; it was written for tasks like this one.',
+  'Save each finished workbook where task.md says, run Python with `python3` if you write a script, and ask no questions, since nobody will answer.',
+  'End with one short paragraph saying what you did.',
+].join('\n');
 
 /** The feedback turn's closing line. */
 const FIX_REQUEST = 'Fix the script and reply with the whole script in one ```python code block.';
