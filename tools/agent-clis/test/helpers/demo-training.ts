@@ -28,13 +28,18 @@ export interface DemoSummary {
 }
 
 /**
- * `skillopt sim serve` for the items of `config` (default: the demo's) on a free loopback port,
- * stopped (by its pid) after `body`.
+ * `skillopt sim serve` for the items of `config` (default: the demo's, with the `--set`
+ * overrides of `settings`) on a free loopback port, stopped (by its pid) after `body`.
  */
-export async function withSimServe(body: (url: string) => Promise<void>, config = 'configs/demo/default.yaml'): Promise<void> {
+export async function withSimServe(
+  body: (url: string) => Promise<void>,
+  config = 'configs/demo/default.yaml',
+  settings: readonly string[] = [],
+): Promise<void> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'demo-sim-'));
   const readyFile = path.join(directory, 'ready.json');
-  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', config, '--port', '0', '--ready-file', readyFile], {
+  const overrides = settings.flatMap((setting) => ['--set', setting]);
+  const server = spawn(process.execPath, [cli, 'sim', 'serve', '--config', config, ...overrides, '--port', '0', '--ready-file', readyFile], {
     cwd: repository,
     stdio: 'ignore',
   });
