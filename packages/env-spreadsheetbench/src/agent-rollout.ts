@@ -136,7 +136,9 @@ export async function rolloutAgentTask(
     { role: 'user', content: `${run.prompt}\n\ntask.md:\n\n${taskText}` },
     { role: 'assistant', content: assistantTurn(run.finalText, scripts) },
   ];
-  const code = scripts.map((script) => `# ${script.path}\n${script.text}`).join('\n\n');
+  // The prediction names what the agent produced; its scripts are read once, in its turn.
+  const saved = cases.filter((entry) => outcomes.find((outcome) => outcome.number === entry.testCase.number)?.stage === 'eval').map((entry) => entry.output);
+  const prediction = `saved ${saved.length === 0 ? 'no workbook' : saved.join(', ')}${scripts.length === 0 ? '' : `; scripts ${scripts.map((script) => script.path).join(', ')}`}`;
   return scoredResult(
     item,
     runtime,
@@ -145,7 +147,7 @@ export async function rolloutAgentTask(
       turns,
       usage: run.usage,
       durationMs: Date.now() - started,
-      code,
+      code: prediction,
       details: { ...run.details, mode: 'agent', scripts: scripts.map((script) => script.path), finalText: run.finalText },
     },
     AGENT_EVALUATION,

@@ -93,6 +93,7 @@ describe('agent rollouts on a real task', () => {
       status: 'scored',
       hard: 1,
       soft: 1,
+      prediction: 'saved outputs/1.xlsx, outputs/2.xlsx, outputs/3.xlsx; scripts solve.py',
       details: { mode: 'agent', targetKind: 'agent', casesPassed: 3, scripts: ['solve.py'] },
     });
     expect(environmentTurn(result)).toMatch(/^Evaluation \(3 test cases; the agent's output workbook of each was evaluated\)\nCase 1: PASS/);
