@@ -12,9 +12,11 @@ import {
   type CallWarning,
   type TranscriptEvent,
 } from '@skillopt/contract';
-import { abortReason, runProcess, type ProcessResult } from '@skillopt/runtime-kit';
+import { abortReason, buildChildEnvironment, runProcess, type ProcessResult, type Sandbox } from '@skillopt/runtime-kit';
 import type { HarnessCommandLine, HarnessDefinition, HarnessReportedFailure, TranscriptOutcome } from './harness-definition.js';
 import { providerErrorFromProcessResult } from './process-failure.js';
+import { locateHarnessInstall, sharedAgentCliSandbox } from './sandboxed-harness.js';
+import { withTemporaryWorkspace } from './temporary-workspace.js';
 import { estimateUsage } from './token-estimate.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
 import { requireWorkspaceDirectory, writeWorkspaceFiles } from './workspace-files.js';
@@ -32,7 +34,9 @@ const MALFORMED_LINE_EXCERPT = 120;
  * 2. the request's files are written, then the skill is installed by the harness's strategy;
  * 3. the harness is started through `runProcess` with the prompt on stdin, the environment by
  *    allowlist, capped output, and the request's time limit on its whole process group (an abort
- *    kills it at once and rejects with the signal's reason);
+ *    kills it at once and rejects with the signal's reason); with `isolation: 'sandbox'` the same
+ *    start goes through bubblewrap instead (see `startInSandbox`), and a machine that cannot
+ *    sandbox fails with `sandbox-unavailable` before anything is written;
  * 4. every JSON line of its stdout goes to the harness's transcript reader and, scrubbed and
  *    size-capped, into the kept transcript;
  * 5. failures are errors, never answers: a timeout is a retryable `process-timeout`, a crash or an
@@ -50,7 +54,14 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
     });
   const request = reading.request;
   const warnings: CallWarning[] = [...reading.warnings];
+  if (request.allowedCommands !== undefined && definition.limitsCommands !== true)
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'allowedCommands',
+      message: `${definition.provider} cannot limit the commands its agent runs: its shell may run any program, not only ${request.allowedCommands.join(', ') || 'none'}`,
+    });
   if (request.signal?.aborted) throw abortReason(request.signal);
+  const sandbox = request.isolation === 'sandbox' ? await (definition.sandbox ?? sharedAgentCliSandbox)() : undefined;
 
   await requireWorkspaceDirectory(request.workspace);
   await writeWorkspaceFiles(request.workspace, request.files ?? []);
@@ -75,23 +86,28 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
     recorder.push(event);
   };
 
+  const processOptions = {
+    stdin: commandLine.stdin ?? request.prompt,
+    timeoutMs: request.timeoutMs,
+    terminationGraceMs: definition.terminationGraceMs ?? DEFAULT_TERMINATION_GRACE_MS,
+    // An aborted run is abandoned: nothing it would flush is read, so it is killed at once.
+    abortGraceMs: 0,
+    maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    onStdoutLine,
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
   const start = (): Promise<ProcessResult> =>
-    runProcess({
-      command: commandLine.command,
-      args: commandLine.args,
-      stdin: commandLine.stdin ?? request.prompt,
-      cwd: request.workspace,
-      allowedEnvironmentVariables: commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'],
-      extraEnvironmentVariables: commandLine.environment ?? {},
-      timeoutMs: request.timeoutMs,
-      terminationGraceMs: definition.terminationGraceMs ?? DEFAULT_TERMINATION_GRACE_MS,
-      // An aborted run is abandoned: nothing it would flush is read, so it is killed at once.
-      abortGraceMs: 0,
-      maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      onStdoutLine,
-      provider: definition.provider,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    sandbox
+      ? startInSandbox(sandbox, definition.provider, commandLine, request.workspace, processOptions)
+      : runProcess({
+          ...processOptions,
+          command: commandLine.command,
+          args: commandLine.args,
+          cwd: request.workspace,
+          allowedEnvironmentVariables: commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'],
+          extraEnvironmentVariables: commandLine.environment ?? {},
+          provider: definition.provider,
+        });
   const result = definition.rateLimiter ? await definition.rateLimiter.run(() => start(), request.signal ? { signal: request.signal } : {}) : await start();
 
   const outcome = translation.finish();
@@ -124,6 +140,54 @@ export function createHarnessRunner(definition: HarnessDefinition): AgentRunner 
     ...(definition.capabilities ? { capabilities: definition.capabilities } : {}),
     run: (request) => runAgentHarness(definition, request),
   };
+}
+
+interface ProcessOptions {
+  stdin: string;
+  timeoutMs: number;
+  terminationGraceMs: number;
+  abortGraceMs: number;
+  maxOutputBytes: number;
+  onStdoutLine: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The harness inside the sandbox, as an unprivileged user: the workspace and its state folders
+ * read-write, its install (and Node's, when it is a Node script outside /usr) and the user
+ * database read-only, nothing else of the host's files; the network shared, so it reaches its
+ * model. The environment is the one the unconfined run gets, with HOME its own state folder or a
+ * private empty one, and TMPDIR the sandbox's private /tmp (a host folder would not be there).
+ */
+async function startInSandbox(
+  sandbox: Sandbox,
+  provider: string,
+  commandLine: HarnessCommandLine,
+  workspace: string,
+  options: ProcessOptions,
+): Promise<ProcessResult> {
+  const environment = buildChildEnvironment(commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'], commandLine.environment ?? {});
+  const install = locateHarnessInstall(commandLine.command, environment.PATH, provider);
+  const statePaths = commandLine.statePaths ?? [];
+  const run = (home: string | undefined) =>
+    sandbox.run({
+      command: install.command,
+      args: commandLine.args,
+      workDirectory: workspace,
+      readWritePaths: home === undefined ? statePaths : [...statePaths, home],
+      readOnlyPaths: install.readOnlyPaths,
+      environment: { ...environment, TMPDIR: '/tmp', ...(home === undefined ? {} : { HOME: home }) },
+      network: 'shared',
+      stdin: options.stdin,
+      limits: { timeoutMs: options.timeoutMs, outputBytes: options.maxOutputBytes },
+      onStdoutLine: options.onStdoutLine,
+      terminationGraceMs: options.terminationGraceMs,
+      abortGraceMs: options.abortGraceMs,
+      signal: options.signal,
+    });
+  const ownHome = commandLine.environment?.HOME;
+  if (ownHome !== undefined && statePaths.some((statePath) => path.resolve(statePath) === path.resolve(ownHome))) return run(undefined);
+  return withTemporaryWorkspace('skillopt-harness-home', (home) => run(home));
 }
 
 /** The values no message or kept transcript may contain. */
