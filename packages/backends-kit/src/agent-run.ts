@@ -169,6 +169,14 @@ async function startInSandbox(
   const environment = buildChildEnvironment(commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'], commandLine.environment ?? {});
   const install = locateHarnessInstall(commandLine.command, environment.PATH, provider);
   const statePaths = commandLine.statePaths ?? [];
+  for (const installPath of install.readOnlyPaths)
+    for (const writable of [workspace, ...statePaths])
+      if (isInside(path.resolve(writable), installPath))
+        throw new SkillOptError({
+          code: ERROR_CODES.configInvalid,
+          category: 'user',
+          message: `${provider}: the harness's install ${installPath} holds ${writable}, so a sandboxed run would see everything beside it; install the CLI outside the folders its runs work in`,
+        });
   const run = (home: string | undefined) =>
     sandbox.run({
       command: install.command,
@@ -188,6 +196,11 @@ async function startInSandbox(
   const ownHome = commandLine.environment?.HOME;
   if (ownHome !== undefined && statePaths.some((statePath) => path.resolve(statePath) === path.resolve(ownHome))) return run(undefined);
   return withTemporaryWorkspace('skillopt-harness-home', (home) => run(home));
+}
+
+function isInside(target: string, directory: string): boolean {
+  const relative = path.relative(directory, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** The values no message or kept transcript may contain. */

@@ -192,6 +192,25 @@ describe('the agent-run flow with isolation: sandbox', () => {
     expect(limiting.warnings).toBeUndefined();
   });
 
+  it('refuses a harness installed in a folder that holds its workspace, whose read-only bind would show what lies beside the workspace', async () => {
+    const besideHarness = path.join(root, 'run');
+    const harness = definition({ transcript: referenceHarnessTranscript('done') });
+    const error = await failureOf(
+      runAgentHarness(
+        {
+          ...harness,
+          async commandLine() {
+            const { command, args } = await prepareFakeHarness(besideHarness, {});
+            return { command, args };
+          },
+        },
+        request(),
+      ),
+    );
+    expect(error).toMatchObject({ code: 'config-invalid' });
+    expect(error.message).toContain(besideHarness);
+  });
+
   it('fails with a non-retryable sandbox-unavailable naming the fix when bubblewrap is missing, before anything is written or run', async () => {
     const invocationFile = path.join(stateDirectory, 'invocation.json');
     const error = await failureOf(
