@@ -12,11 +12,10 @@ import {
   type CallWarning,
   type TranscriptEvent,
 } from '@skillopt/contract';
-import { abortReason, buildChildEnvironment, runProcess, type ProcessResult, type Sandbox } from '@skillopt/runtime-kit';
+import { abortReason, runProcess, type ProcessResult } from '@skillopt/runtime-kit';
 import type { HarnessCommandLine, HarnessDefinition, HarnessReportedFailure, TranscriptOutcome } from './harness-definition.js';
 import { providerErrorFromProcessResult } from './process-failure.js';
-import { locateHarnessInstall, sharedAgentCliSandbox } from './sandboxed-harness.js';
-import { withTemporaryWorkspace } from './temporary-workspace.js';
+import { type HarnessProcessOptions, sharedAgentCliSandbox, startInSandbox } from './sandboxed-harness.js';
 import { estimateUsage } from './token-estimate.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
 import { requireWorkspaceDirectory, writeWorkspaceFiles } from './workspace-files.js';
@@ -86,7 +85,7 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
     recorder.push(event);
   };
 
-  const processOptions = {
+  const processOptions: HarnessProcessOptions = {
     stdin: commandLine.stdin ?? request.prompt,
     timeoutMs: request.timeoutMs,
     terminationGraceMs: definition.terminationGraceMs ?? DEFAULT_TERMINATION_GRACE_MS,
@@ -140,67 +139,6 @@ export function createHarnessRunner(definition: HarnessDefinition): AgentRunner 
     ...(definition.capabilities ? { capabilities: definition.capabilities } : {}),
     run: (request) => runAgentHarness(definition, request),
   };
-}
-
-interface ProcessOptions {
-  stdin: string;
-  timeoutMs: number;
-  terminationGraceMs: number;
-  abortGraceMs: number;
-  maxOutputBytes: number;
-  onStdoutLine: (line: string) => void;
-  signal?: AbortSignal;
-}
-
-/**
- * The harness inside the sandbox, as an unprivileged user: the workspace and its state folders
- * read-write, its install (and Node's, when it is a Node script outside /usr) and the user
- * database read-only, nothing else of the host's files; the network shared, so it reaches its
- * model. The environment is the one the unconfined run gets, with HOME its own state folder or a
- * private empty one, and TMPDIR the sandbox's private /tmp (a host folder would not be there).
- */
-async function startInSandbox(
-  sandbox: Sandbox,
-  provider: string,
-  commandLine: HarnessCommandLine,
-  workspace: string,
-  options: ProcessOptions,
-): Promise<ProcessResult> {
-  const environment = buildChildEnvironment(commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'], commandLine.environment ?? {});
-  const install = locateHarnessInstall(commandLine.command, environment.PATH, provider);
-  const statePaths = commandLine.statePaths ?? [];
-  for (const installPath of install.readOnlyPaths)
-    for (const writable of [workspace, ...statePaths])
-      if (isInside(path.resolve(writable), installPath))
-        throw new SkillOptError({
-          code: ERROR_CODES.configInvalid,
-          category: 'user',
-          message: `${provider}: the harness's install ${installPath} holds ${writable}, so a sandboxed run would see everything beside it; install the CLI outside the folders its runs work in`,
-        });
-  const run = (home: string | undefined) =>
-    sandbox.run({
-      command: install.command,
-      args: commandLine.args,
-      workDirectory: workspace,
-      readWritePaths: home === undefined ? statePaths : [...statePaths, home],
-      readOnlyPaths: install.readOnlyPaths,
-      environment: { ...environment, TMPDIR: '/tmp', ...(home === undefined ? {} : { HOME: home }) },
-      network: 'shared',
-      stdin: options.stdin,
-      limits: { timeoutMs: options.timeoutMs, outputBytes: options.maxOutputBytes },
-      onStdoutLine: options.onStdoutLine,
-      terminationGraceMs: options.terminationGraceMs,
-      abortGraceMs: options.abortGraceMs,
-      signal: options.signal,
-    });
-  const ownHome = commandLine.environment?.HOME;
-  if (ownHome !== undefined && statePaths.some((statePath) => path.resolve(statePath) === path.resolve(ownHome))) return run(undefined);
-  return withTemporaryWorkspace('skillopt-harness-home', (home) => run(home));
-}
-
-function isInside(target: string, directory: string): boolean {
-  const relative = path.relative(directory, target);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** The values no message or kept transcript may contain. */

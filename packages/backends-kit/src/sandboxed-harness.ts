@@ -1,7 +1,16 @@
 import { existsSync, openSync, readSync, closeSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ERROR_CODES, ProviderError } from '@skillopt/contract';
-import { AGENT_CLI_SANDBOX_LIMITS, createBubblewrapSandbox, findExecutable, type Sandbox } from '@skillopt/runtime-kit';
+import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
+import {
+  AGENT_CLI_SANDBOX_LIMITS,
+  buildChildEnvironment,
+  createBubblewrapSandbox,
+  findExecutable,
+  type ProcessResult,
+  type Sandbox,
+} from '@skillopt/runtime-kit';
+import type { HarnessCommandLine } from './harness-definition.js';
+import { withTemporaryWorkspace } from './temporary-workspace.js';
 
 /** What a CLI needs of /etc besides what the sandbox binds: the names of uids (Node's `os.userInfo`, a login shell). Never /etc/shadow. */
 const USER_DATABASE_FILES = ['/etc/passwd', '/etc/group'] as const;
@@ -21,6 +30,68 @@ export function sharedAgentCliSandbox(): Promise<Sandbox> {
   return shared;
 }
 
+/** What the flow starts every harness with, sandboxed or not. */
+export interface HarnessProcessOptions {
+  stdin: string;
+  timeoutMs: number;
+  terminationGraceMs: number;
+  abortGraceMs: number;
+  maxOutputBytes: number;
+  onStdoutLine: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * The harness inside the sandbox, as an unprivileged user: the workspace and its state folders
+ * read-write, its install (and Node's, when it is a Node script outside /usr) and the user
+ * database read-only, nothing else of the host's files; the network shared, so it reaches its
+ * model. The environment is the one the unconfined run gets, with HOME its own state folder or a
+ * private empty one, and TMPDIR the sandbox's private /tmp (a host folder would not be there).
+ */
+export async function startInSandbox(
+  sandbox: Sandbox,
+  provider: string,
+  commandLine: HarnessCommandLine,
+  workspace: string,
+  options: HarnessProcessOptions,
+): Promise<ProcessResult> {
+  const environment = buildChildEnvironment(commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'], commandLine.environment ?? {});
+  const install = locateHarnessInstall(commandLine.command, environment.PATH, provider);
+  const statePaths = commandLine.statePaths ?? [];
+  for (const installPath of install.readOnlyPaths)
+    for (const writable of [workspace, ...statePaths])
+      if (isInside(path.resolve(writable), installPath))
+        throw new SkillOptError({
+          code: ERROR_CODES.configInvalid,
+          category: 'user',
+          message: `${provider}: the harness's install ${installPath} holds ${writable}, so a sandboxed run would see everything beside it; install the CLI outside the folders its runs work in`,
+        });
+  const run = (home: string | undefined) =>
+    sandbox.run({
+      command: install.command,
+      args: commandLine.args,
+      workDirectory: workspace,
+      readWritePaths: home === undefined ? statePaths : [...statePaths, home],
+      readOnlyPaths: install.readOnlyPaths,
+      environment: { ...environment, TMPDIR: '/tmp', ...(home === undefined ? {} : { HOME: home }) },
+      network: 'shared',
+      stdin: options.stdin,
+      limits: { timeoutMs: options.timeoutMs, outputBytes: options.maxOutputBytes },
+      onStdoutLine: options.onStdoutLine,
+      terminationGraceMs: options.terminationGraceMs,
+      abortGraceMs: options.abortGraceMs,
+      signal: options.signal,
+    });
+  const ownHome = commandLine.environment?.HOME;
+  if (ownHome !== undefined && statePaths.some((statePath) => path.resolve(statePath) === path.resolve(ownHome))) return run(undefined);
+  return withTemporaryWorkspace('skillopt-harness-home', (home) => run(home));
+}
+
+function isInside(target: string, directory: string): boolean {
+  const relative = path.relative(directory, target);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
 /** Where a sandboxed harness's command is and what of the host it needs to start. */
 interface HarnessInstall {
   /** The command's real path on the host, which the run starts. */
@@ -34,7 +105,7 @@ interface HarnessInstall {
  * given) and the host paths it needs inside the sandbox. A command that cannot be found is a
  * non-retryable `process-crashed`, as it is without the sandbox.
  */
-export function locateHarnessInstall(command: string, searchPath: string | undefined, provider: string): HarnessInstall {
+function locateHarnessInstall(command: string, searchPath: string | undefined, provider: string): HarnessInstall {
   const found = command.includes('/') ? path.resolve(command) : findExecutable(command, searchPath);
   if (found === undefined || !existsSync(found))
     throw new ProviderError({
