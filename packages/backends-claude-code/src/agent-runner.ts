@@ -24,7 +24,8 @@ const TERMINATION_GRACE_MS = 2_000;
 /**
  * Claude Code as a target: each run is one `claude -p` in the caller's workspace with the skill
  * installed as a project skill or CLAUDE.md, its own fresh CLAUDE_CONFIG_DIR (removed afterwards),
- * the environment by allowlist, and the permissions the request's `workspaceAccess` asks for.
+ * the environment by allowlist, and the permissions the request's `workspaceAccess` and
+ * `allowedCommands` ask for; with `isolation: 'sandbox'`, inside bubblewrap (backends-kit's flow).
  */
 export function createClaudeCodeAgentRunner(options: ClaudeCodeAgentRunnerOptions): AgentRunner {
   const { config, settings } = options;
@@ -32,10 +33,15 @@ export function createClaudeCodeAgentRunner(options: ClaudeCodeAgentRunnerOption
   const definitionFor = (configDirectory: string): HarnessDefinition => ({
     provider: CLAUDE_CODE_PROVIDER,
     modelId: settings.modelId,
-    capabilities: { tools: true, reportedUsage: true, images: false, announcesDispatch: false },
+    capabilities: { tools: true, reportedUsage: true, images: false, announcesDispatch: false, sandboxedRuns: true },
     skillInstallation,
+    limitsCommands: true,
     commandLine({ request }) {
-      const permissions = runPermissions(config, { access: request.workspaceAccess ?? 'read', projectSkill: config.skill_placement === 'project-skill' });
+      const permissions = runPermissions(config, {
+        access: request.workspaceAccess ?? 'read',
+        commands: request.allowedCommands,
+        projectSkill: config.skill_placement === 'project-skill',
+      });
       return {
         command: config.path,
         args: targetArguments({ modelId: settings.modelId, permissions, effort: settings.effort }),
@@ -48,6 +54,8 @@ export function createClaudeCodeAgentRunner(options: ClaudeCodeAgentRunnerOption
           permissionEnvironment: permissions.environment,
         }),
         secrets: [options.credential.value],
+        // Inside a sandbox (isolation: 'sandbox'), the only folder besides the workspace it writes.
+        statePaths: [configDirectory],
       };
     },
     readTranscript: readClaudeTranscript,
@@ -64,20 +72,24 @@ export function createClaudeCodeAgentRunner(options: ClaudeCodeAgentRunnerOption
     run: (request) =>
       withTemporaryWorkspace('skillopt-claude-config', async (configDirectory) => {
         const result = await createHarnessRunner(definitionFor(configDirectory)).run(request);
-        return withDenialWarnings(result);
+        return withDenialWarnings(result, request.allowedCommands !== undefined);
       }),
   };
 }
 
-/** The tool uses the permission mode refused, as warnings: the agent tried something the run did not allow. */
-function withDenialWarnings(result: AgentRunResult): AgentRunResult {
+/**
+ * The tool uses the permission mode refused, as warnings: the agent tried something the run did
+ * not allow. A refused Bash command of a run that named its commands was one not among them.
+ */
+function withDenialWarnings(result: AgentRunResult, commandsNamed: boolean): AgentRunResult {
   const final = [...result.transcript].reverse().find((event: TranscriptEvent) => event.type === 'result');
   const denials = Array.isArray(final?.permission_denials) ? (final.permission_denials as Array<Record<string, unknown>>) : [];
   if (denials.length === 0) return result;
-  const names = [...new Set(denials.map((denial) => String(denial.tool_name ?? 'a tool')))].join(', ');
+  const tools = [...new Set(denials.map((denial) => String(denial.tool_name ?? 'a tool')))];
+  const names = tools.join(', ');
   const warning: CallWarning = {
     type: 'unsupported-setting',
-    field: 'workspaceAccess',
+    field: commandsNamed && tools.includes('Bash') ? 'allowedCommands' : 'workspaceAccess',
     message: `Claude Code refused ${denials.length} tool use${denials.length === 1 ? '' : 's'} (${names}) the run's permissions do not allow`,
   };
   return { ...result, warnings: [...(result.warnings ?? []), warning] };

@@ -26,16 +26,33 @@ const SKILL_TOOL = 'Skill';
 
 export interface PermissionOptions {
   access: 'read' | 'write';
+  /** Programs the agent's Bash may run (a request's `allowedCommands`), each with any arguments. */
+  commands?: readonly string[] | undefined;
   /** Whether the skill is a project skill (so the Skill tool is offered). */
   projectSkill: boolean;
 }
 
-/** The permissions of one run: the request's access, unless the config overrides the mode or the tools. */
+/**
+ * The allowlist rule of one program: `Bash(python3:*)` matches `python3` alone and with any
+ * arguments, at a word boundary (not `python3x`); Claude Code checks each part of a compound
+ * command (`python3 a.py && rm b`) on its own, so the rule admits no other program behind it.
+ */
+function commandRule(command: string): string {
+  return `Bash(${command}:*)`;
+}
+
+/**
+ * The permissions of one run: the request's access and commands, unless the config overrides the
+ * mode or the tools. Both modes refuse a Bash command no rule allows (`dontAsk` refuses it,
+ * `acceptEdits` would ask and `-p` cannot), so with `commands` the agent's shell runs those
+ * programs, and the read-only ones Claude Code approves itself, and nothing else.
+ */
 export function runPermissions(config: ClaudeCodeBackendConfig, options: PermissionOptions): RunPermissions {
   const skillTool = options.projectSkill ? [SKILL_TOOL] : [];
   const writeTools = options.access === 'write' ? WRITE_TOOLS : [];
+  const commandRules = (options.commands ?? []).map(commandRule);
   const tools = config.allowed_tools ?? [...READ_TOOLS, ...writeTools, ...skillTool];
-  const allowedTools = config.allowed_tools ?? [...READ_ALLOWED, ...writeTools, ...skillTool];
+  const allowedTools = [...(config.allowed_tools ?? [...READ_ALLOWED, ...writeTools, ...skillTool]), ...commandRules];
   const permissionMode = config.permission_mode ?? (options.access === 'write' ? 'acceptEdits' : 'dontAsk');
   return {
     permissionMode,

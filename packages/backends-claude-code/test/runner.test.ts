@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRateLimiterRegistry } from '@skillopt/backends-kit';
-import type { FakeHarnessScenario } from '@skillopt/backends-kit/testing';
+import type { FakeHarnessInvocation, FakeHarnessScenario } from '@skillopt/backends-kit/testing';
 import { createBackend, type ClaudeCodeBackendConfigInput } from '../src/index';
 import { FIXTURES, fakeClaude, resultEvent } from './fake-claude';
 
@@ -15,7 +15,11 @@ beforeEach(async () => {
 });
 afterEach(() => rm(directory, { recursive: true, force: true }));
 
-async function run(config: ClaudeCodeBackendConfigInput, scenario: FakeHarnessScenario, request: { workspaceAccess?: 'read' | 'write' } = {}) {
+async function run(
+  config: ClaudeCodeBackendConfigInput,
+  scenario: FakeHarnessScenario,
+  request: { workspaceAccess?: 'read' | 'write'; allowedCommands?: string[] } = {},
+) {
   const cli = await fakeClaude(directory, scenario.transcript ? scenario : { transcriptFile: path.join(FIXTURES, 'stdout-stream-json.jsonl'), ...scenario });
   const workspace = await mkdtemp(path.join(directory, 'workspace-'));
   const backend = createBackend(
@@ -63,6 +67,64 @@ describe('a target run', () => {
     expect(option(argv, '--permission-mode')).toBe('acceptEdits');
     expect(option(argv, '--tools')).toBe('Read,Glob,Grep,Bash,Edit,Write,Skill');
     expect(option(argv, '--allowedTools')).toBe('Read,Glob,Grep,Edit,Write,Skill');
+  });
+
+  it('maps allowedCommands onto Bash allowlist rules, keeping the mode that refuses every other command, and warns nothing', async () => {
+    const { invocation, result } = await run({}, {}, { workspaceAccess: 'write', allowedCommands: ['python3', 'pip'] });
+    expect(option(invocation.argv, '--permission-mode')).toBe('acceptEdits');
+    expect(option(invocation.argv, '--tools')).toBe('Read,Glob,Grep,Bash,Edit,Write,Skill');
+    expect(option(invocation.argv, '--allowedTools')).toBe('Read,Glob,Grep,Edit,Write,Skill,Bash(python3:*),Bash(pip:*)');
+    expect(result.warnings).toBeUndefined();
+    const readOnly = await run({}, {}, { allowedCommands: ['python3'] });
+    expect(option(readOnly.invocation.argv, '--permission-mode')).toBe('dontAsk');
+    expect(option(readOnly.invocation.argv, '--allowedTools')).toBe('Read,Glob,Grep,Skill,Bash(python3:*)');
+  });
+
+  it('calls a refused Bash command of a run that named its commands an allowedCommands warning', async () => {
+    const denied = resultEvent('done', { permission_denials: [{ tool_name: 'Bash', tool_use_id: 'toolu_1', tool_input: { command: 'rm -rf outputs' } }] });
+    const { result } = await run({}, { transcript: [denied] }, { workspaceAccess: 'write', allowedCommands: ['python3'] });
+    expect(result.warnings).toEqual([
+      expect.objectContaining({ type: 'unsupported-setting', field: 'allowedCommands', message: expect.stringContaining('Bash') }),
+    ]);
+  });
+
+  it('declares sandboxed runs and runs inside bubblewrap for isolation: sandbox, its config dir its only state, a private HOME', async () => {
+    const cliDirectory = await realpath(await mkdtemp(path.join(tmpdir(), 'skillopt-claude-cli-')));
+    // An install the sandbox's user may read, as npm leaves one (mkdtemp's folder is root's alone).
+    await chmod(cliDirectory, 0o755);
+    try {
+      const workspace = await mkdtemp(path.join(directory, 'workspace-'));
+      const record = path.join(workspace, 'invocation.json');
+      const cli = await fakeClaude(cliDirectory, {
+        transcriptFile: path.join(cliDirectory, 'transcript.jsonl'),
+        recordInvocationTo: record,
+        probePaths: [path.join(directory, 'beside.txt')],
+      });
+      await writeFile(path.join(cliDirectory, 'transcript.jsonl'), `${JSON.stringify(resultEvent('sandboxed answer'))}\n`);
+      await writeFile(path.join(directory, 'beside.txt'), 'not for the agent');
+      const runner = createBackend(
+        { path: cli.path },
+        { environment: { ANTHROPIC_API_KEY: SECRET, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9/' }, rateLimiters: createRateLimiterRegistry(), runsAsRoot: false },
+      ).createAgentRunner({ role: 'target', modelId: 'claude-haiku-4-5' });
+      expect(runner.capabilities?.sandboxedRuns).toBe(true);
+      const result = await runner.run({
+        skill: '# Skill',
+        prompt: 'Answer.',
+        workspace,
+        timeoutMs: 30_000,
+        purpose: 'rollout',
+        isolation: 'sandbox',
+        workspaceAccess: 'write',
+        allowedCommands: ['python3'],
+      });
+      expect(result.finalText).toBe('sandboxed answer');
+      const invocation = JSON.parse(await readFile(record, 'utf8')) as FakeHarnessInvocation;
+      expect(invocation.userId).toBe(65534);
+      expect(invocation.probes).toEqual({ [path.join(directory, 'beside.txt')]: { exists: false, readable: false } });
+      expect(invocation.home).not.toBe(process.env.HOME);
+    } finally {
+      await rm(cliDirectory, { recursive: true, force: true });
+    }
   });
 
   it('takes the permission mode and tools the config asks for, and IS_SANDBOX only with sandboxed', async () => {

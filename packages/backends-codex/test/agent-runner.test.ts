@@ -161,4 +161,14 @@ describe('codex as an agent target', () => {
     expect(result.usage.estimated).toBe(true);
     expect(result.usage.inputTokens).toBeGreaterThan(0);
   });
+
+  it('declares sandboxed runs, and takes allowedCommands without a warning while its own sandbox confines every command (not with danger-full-access)', async () => {
+    const { runner } = await runnerFor({ transcript: codexTranscript('ok') });
+    expect(runner.capabilities?.sandboxedRuns).toBe(true);
+    const confined = await runner.run(await request({ workspaceAccess: 'write', allowedCommands: ['python3'] }));
+    expect(confined.warnings).toBeUndefined();
+    const { runner: unconfined } = await runnerFor({ transcript: codexTranscript('ok') }, { sandbox: 'danger-full-access' });
+    const warned = await unconfined.run(await request({ allowedCommands: ['python3'] }));
+    expect(warned.warnings).toEqual([expect.objectContaining({ type: 'unsupported-setting', field: 'allowedCommands' })]);
+  });
 });

@@ -15,6 +15,7 @@ import {
 import { abortReason, runProcess, type ProcessResult } from '@skillopt/runtime-kit';
 import type { HarnessCommandLine, HarnessDefinition, HarnessReportedFailure, TranscriptOutcome } from './harness-definition.js';
 import { providerErrorFromProcessResult } from './process-failure.js';
+import { type HarnessProcessOptions, sharedAgentCliSandbox, startInSandbox } from './sandboxed-harness.js';
 import { estimateUsage } from './token-estimate.js';
 import { createTranscriptRecorder } from './transcript-recorder.js';
 import { requireWorkspaceDirectory, writeWorkspaceFiles } from './workspace-files.js';
@@ -32,7 +33,9 @@ const MALFORMED_LINE_EXCERPT = 120;
  * 2. the request's files are written, then the skill is installed by the harness's strategy;
  * 3. the harness is started through `runProcess` with the prompt on stdin, the environment by
  *    allowlist, capped output, and the request's time limit on its whole process group (an abort
- *    kills it at once and rejects with the signal's reason);
+ *    kills it at once and rejects with the signal's reason); with `isolation: 'sandbox'` the same
+ *    start goes through bubblewrap instead (see `startInSandbox`), and a machine that cannot
+ *    sandbox fails with `sandbox-unavailable` before anything is written;
  * 4. every JSON line of its stdout goes to the harness's transcript reader and, scrubbed and
  *    size-capped, into the kept transcript;
  * 5. failures are errors, never answers: a timeout is a retryable `process-timeout`, a crash or an
@@ -50,7 +53,14 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
     });
   const request = reading.request;
   const warnings: CallWarning[] = [...reading.warnings];
+  if (request.allowedCommands !== undefined && definition.limitsCommands !== true)
+    warnings.push({
+      type: 'unsupported-setting',
+      field: 'allowedCommands',
+      message: `${definition.provider} cannot limit the commands its agent runs: its shell may run any program, not only ${request.allowedCommands.join(', ') || 'none'}`,
+    });
   if (request.signal?.aborted) throw abortReason(request.signal);
+  const sandbox = request.isolation === 'sandbox' ? await (definition.sandbox ?? sharedAgentCliSandbox)() : undefined;
 
   await requireWorkspaceDirectory(request.workspace);
   await writeWorkspaceFiles(request.workspace, request.files ?? []);
@@ -75,23 +85,28 @@ export async function runAgentHarness(definition: HarnessDefinition, received: A
     recorder.push(event);
   };
 
+  const processOptions: HarnessProcessOptions = {
+    stdin: commandLine.stdin ?? request.prompt,
+    timeoutMs: request.timeoutMs,
+    terminationGraceMs: definition.terminationGraceMs ?? DEFAULT_TERMINATION_GRACE_MS,
+    // An aborted run is abandoned: nothing it would flush is read, so it is killed at once.
+    abortGraceMs: 0,
+    maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    onStdoutLine,
+    ...(request.signal ? { signal: request.signal } : {}),
+  };
   const start = (): Promise<ProcessResult> =>
-    runProcess({
-      command: commandLine.command,
-      args: commandLine.args,
-      stdin: commandLine.stdin ?? request.prompt,
-      cwd: request.workspace,
-      allowedEnvironmentVariables: commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'],
-      extraEnvironmentVariables: commandLine.environment ?? {},
-      timeoutMs: request.timeoutMs,
-      terminationGraceMs: definition.terminationGraceMs ?? DEFAULT_TERMINATION_GRACE_MS,
-      // An aborted run is abandoned: nothing it would flush is read, so it is killed at once.
-      abortGraceMs: 0,
-      maxOutputBytes: definition.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-      onStdoutLine,
-      provider: definition.provider,
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
+    sandbox
+      ? startInSandbox(sandbox, definition.provider, commandLine, request.workspace, processOptions)
+      : runProcess({
+          ...processOptions,
+          command: commandLine.command,
+          args: commandLine.args,
+          cwd: request.workspace,
+          allowedEnvironmentVariables: commandLine.allowedEnvironmentVariables ?? ['PATH', 'HOME'],
+          extraEnvironmentVariables: commandLine.environment ?? {},
+          provider: definition.provider,
+        });
   const result = definition.rateLimiter ? await definition.rateLimiter.run(() => start(), request.signal ? { signal: request.signal } : {}) : await start();
 
   const outcome = translation.finish();

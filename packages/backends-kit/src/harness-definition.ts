@@ -1,4 +1,5 @@
 import type { AgentRunRequest, ErrorCode, ModelCapabilities, TranscriptEvent, Usage } from '@skillopt/contract';
+import type { Sandbox } from '@skillopt/runtime-kit';
 import type { RateLimiter } from './rate-limiter.js';
 
 /**
@@ -27,6 +28,15 @@ export interface HarnessDefinition {
   readonly terminationGraceMs?: number;
   /** The limiter of the harness's provider scope (see `processRateLimiters`); runs wait for it. */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Whether the command line honours a request's `allowedCommands`: maps them onto the harness's
+   * own permission rules, or runs every command in a sandbox of the harness's that the list would
+   * not narrow further (say which in the package's docs). Absent or false: a run that names
+   * commands gets an `unsupported-setting` warning, since its agent's shell runs anything.
+   */
+  readonly limitsCommands?: boolean;
+  /** Where a run that asks for `isolation: 'sandbox'` goes. Default: this process's one bubblewrap sandbox for agent CLIs, created on first use. */
+  readonly sandbox?: () => Promise<Sandbox>;
 }
 
 /** What the command line of one run may depend on. */
@@ -56,6 +66,13 @@ export interface HarnessCommandLine {
   secrets?: readonly string[];
   /** Exit codes that mean "finished"; default `[0]`. */
   successExitCodes?: readonly number[];
+  /**
+   * Folders the harness keeps its state in (its config folder, its sessions): in a sandboxed run
+   * the only places besides the workspace it can write, and the only ones of the host it sees
+   * besides its install. A HOME among `environment` must be one of them; without one, a sandboxed
+   * run gets a private empty HOME.
+   */
+  statePaths?: readonly string[];
 }
 
 /** A per-harness strategy: puts the skill where that harness reads skills. */

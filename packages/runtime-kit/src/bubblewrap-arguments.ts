@@ -22,6 +22,8 @@ export interface BubblewrapInvocation {
   userId: number;
   groupId: number;
   workDirectory: string;
+  /** Bound read-write like the work directory (an agent CLI's state folder). */
+  readWritePaths: readonly string[];
   readOnlyPaths: readonly string[];
   network: SandboxNetwork;
   limits: SandboxLimits;
@@ -48,8 +50,9 @@ export function bubblewrapArguments(invocation: BubblewrapInvocation): string[] 
   args.push('--proc', '/proc', '--dev', '/dev');
   // A tmpfs lives in the host's memory: its size keeps /tmp from being a way around the file-size limit.
   args.push('--perms', '1777', '--size', String(4 * invocation.limits.fileSizeBytes), '--tmpfs', '/tmp');
-  // The work directory first, so that a read-only path inside it stays read-only.
+  // The writable directories first, so that a read-only path inside one stays read-only.
   args.push(...parentDirectoryArguments(invocation.workDirectory), '--bind', invocation.workDirectory, invocation.workDirectory);
+  for (const readWritePath of invocation.readWritePaths) args.push(...parentDirectoryArguments(readWritePath), '--bind', readWritePath, readWritePath);
   for (const readOnlyPath of invocation.readOnlyPaths) args.push(...parentDirectoryArguments(readOnlyPath), '--ro-bind', readOnlyPath, readOnlyPath);
   args.push('--chdir', invocation.workDirectory, '--remount-ro', '/', '--');
   if (invocation.mode === 'as-root')

@@ -63,7 +63,9 @@ export async function createBubblewrapSandbox(options: BubblewrapSandboxOptions 
     await requireExisting(workDirectory, 'workDirectory', true);
     const readOnlyPaths = (request.readOnlyPaths ?? []).map((readOnlyPath) => path.resolve(readOnlyPath));
     for (const readOnlyPath of readOnlyPaths) await requireExisting(readOnlyPath, 'readOnlyPaths', false);
-    if (asRoot) await changeTreeOwner(await realpath(workDirectory), userId, groupId);
+    const readWritePaths = (request.readWritePaths ?? []).map((readWritePath) => path.resolve(readWritePath));
+    for (const readWritePath of readWritePaths) await requireExisting(readWritePath, 'readWritePaths', true);
+    if (asRoot) for (const directory of [workDirectory, ...readWritePaths]) await changeTreeOwner(await realpath(directory), userId, groupId);
     const result = await runProcess({
       command: bubblewrapPath,
       args: bubblewrapArguments({
@@ -71,6 +73,7 @@ export async function createBubblewrapSandbox(options: BubblewrapSandboxOptions 
         userId,
         groupId,
         workDirectory,
+        readWritePaths,
         readOnlyPaths,
         network: request.network ?? 'none',
         limits,
@@ -86,6 +89,9 @@ export async function createBubblewrapSandbox(options: BubblewrapSandboxOptions 
       signal: request.signal,
       provider: 'sandbox',
       ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
+      ...(request.onStdoutLine === undefined ? {} : { onStdoutLine: request.onStdoutLine }),
+      ...(request.terminationGraceMs === undefined ? {} : { terminationGraceMs: request.terminationGraceMs }),
+      ...(request.abortGraceMs === undefined ? {} : { abortGraceMs: request.abortGraceMs }),
     });
     return { ...result, limitsReached: limitsReached(result) };
   };

@@ -27,7 +27,7 @@ export { type ProcessResult, runProcess, type RunProcessOptions } from './run-pr
 export { type BubblewrapSandboxOptions, createBubblewrapSandbox } from './bubblewrap-sandbox.js';
 export type { Sandbox, SandboxNetwork, SandboxRunRequest, SandboxRunResult } from './sandbox.js';
 export { findExecutable } from './find-executable.js';
-export { DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
+export { AGENT_CLI_SANDBOX_LIMITS, DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
 export { createUnsandboxedRunner } from './unsandboxed-runner.js';
 
 export { ATOMIC_TEMPORARY_SUFFIX, type AtomicWriteData, isAtomicTemporaryFileName, writeFileAtomic } from './atomic-file-write.js';

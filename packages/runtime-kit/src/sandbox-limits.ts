@@ -31,6 +31,21 @@ export const DEFAULT_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   outputBytes: MEBIBYTE,
 });
 
+/**
+ * Sized for an agent CLI (a Node or Bun program, or Codex's Rust binary with its Node launcher)
+ * rather than one script: their runtimes reserve address space far beyond what they use (JSC's
+ * gigacage, V8's heap cage, a stack per thread), so the address-space limit only stops a runaway,
+ * and RLIMIT_NPROC counts threads, of which a CLI starts dozens and every shell command it runs
+ * more. The wall clock is the run's own time limit, so the default here is only a fallback.
+ */
+export const AGENT_CLI_SANDBOX_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  timeoutMs: 30 * 60_000,
+  memoryBytes: 256 * 1024 * MEBIBYTE,
+  fileSizeBytes: 1024 * MEBIBYTE,
+  processes: 1024,
+  outputBytes: 10 * MEBIBYTE,
+});
+
 /** Open files per process: enough for any script, few enough that descriptors are no way to exhaust the host. */
 const OPEN_FILES = 1024;
 

@@ -17,6 +17,12 @@ export interface SandboxRunRequest {
   /** Host paths bound read-only at the same path: a scripts folder, an interpreter's prefix. */
   readOnlyPaths?: readonly string[] | undefined;
   /**
+   * Host directories bound read-write at the same path besides the work directory: an agent CLI's
+   * state folder, its private HOME. Given to the sandbox's user first when this process is root, as
+   * the work directory is.
+   */
+  readWritePaths?: readonly string[] | undefined;
+  /**
    * The child's whole environment: nothing of this process's is inherited. `PATH`
    * (`/usr/local/bin:/usr/bin:/bin`), `HOME` (the work directory), `TMPDIR` (`/tmp`) and `LANG`
    * (`C.UTF-8`) are set when absent.
@@ -30,6 +36,12 @@ export interface SandboxRunRequest {
   signal?: AbortSignal | undefined;
   /** On top of the sandbox's own limits. */
   limits?: Partial<SandboxLimits> | undefined;
+  /** Each stdout line as it arrives (an agent CLI's JSON events); if it throws, the run is stopped and rejects with that error. */
+  onStdoutLine?: ((line: string) => void) | undefined;
+  /** SIGTERM-to-SIGKILL time at the time limit, for a CLI that flushes its transcript on SIGTERM. Default 0: SIGKILL at once. */
+  terminationGraceMs?: number | undefined;
+  /** The SIGTERM-to-SIGKILL time when `signal` aborts. Default `terminationGraceMs`. */
+  abortGraceMs?: number | undefined;
 }
 
 export interface SandboxRunResult extends ProcessResult {

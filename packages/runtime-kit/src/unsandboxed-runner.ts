@@ -31,6 +31,9 @@ export function createUnsandboxedRunner(options: { limits?: Partial<SandboxLimit
       signal: request.signal,
       provider: 'unsandboxed',
       ...(request.stdin === undefined ? {} : { stdin: request.stdin }),
+      ...(request.onStdoutLine === undefined ? {} : { onStdoutLine: request.onStdoutLine }),
+      ...(request.terminationGraceMs === undefined ? {} : { terminationGraceMs: request.terminationGraceMs }),
+      ...(request.abortGraceMs === undefined ? {} : { abortGraceMs: request.abortGraceMs }),
     });
     return { ...result, limitsReached: limitsReached(result) };
   };
@@ -39,7 +42,7 @@ export function createUnsandboxedRunner(options: { limits?: Partial<SandboxLimit
     kind: 'unsandboxed',
     description:
       `NOT SANDBOXED: generated code runs as uid ${process.getuid?.() ?? 'of this process'} with this process's access to every file and to the network ` +
-      `(read-only paths and the network setting are ignored); limits ${limitsText}`,
+      `(read-only and read-write paths and the network setting are ignored); limits ${limitsText}`,
     run,
   };
 }

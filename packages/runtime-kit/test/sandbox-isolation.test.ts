@@ -150,6 +150,31 @@ describe('the bubblewrap sandbox: what a run can see and reach', () => {
     expect(readFileSync(path.join(sandboxCase.workDirectory, 'solved.txt'), 'utf8')).toBe('solved');
   });
 
+  it('binds read-write paths (an agent CLI’s state folder) writable and given to the run’s user, and streams stdout lines as they come', async () => {
+    const state = path.join(sandboxCase.root, 'state');
+    mkdirSync(state);
+    writeFileSync(path.join(state, 'config.json'), '{}');
+    const lines: string[] = [];
+    const result = await sandbox.run({
+      command: PYTHON,
+      args: [
+        '-c',
+        `import json; open(${JSON.stringify(path.join(state, 'session.jsonl'))}, "w").write("kept"); print(json.dumps({"type": "one"})); print(json.dumps({"type": "two"}))`,
+      ],
+      workDirectory: sandboxCase.workDirectory,
+      readWritePaths: [state],
+      onStdoutLine: (line) => lines.push(line),
+      terminationGraceMs: 1_000,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(lines).toEqual(['{"type": "one"}', '{"type": "two"}']);
+    expect(readFileSync(path.join(state, 'session.jsonl'), 'utf8')).toBe('kept');
+    expect(statSync(path.join(state, 'config.json')).uid).toBe(65534);
+    // The answer beside both stays out of sight.
+    const peek = await python(`import os; print(os.path.exists(${JSON.stringify(sandboxCase.answerPath)}))`);
+    expect(peek.stdout).toBe('False\n');
+  });
+
   it('gives the run only the variables passed and the defaults, none of this process’s (an API key stays out)', async () => {
     const previous = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-must-not-leak';

@@ -10,11 +10,12 @@
  * `crashSignal`, `stderr`, `echoEnvironment` (names whose `NAME=value` go to stderr),
  * `writeFiles` ([{path, content}] in its working directory), `recordInvocationTo` (a JSON file
  * with argv, cwd, stdin, the names of its environment variables and the files it found),
- * `ignoreTerminate` (SIGTERM does nothing).
+ * `ignoreTerminate` (SIGTERM does nothing), `probePaths` (paths it tries to read, recorded as
+ * `probes`), `probeUrl` (fetched once, recorded as `fetched`); the record also holds its uid and HOME.
  */
 export const FAKE_HARNESS_PROGRAM = String.raw`#!/usr/bin/env node
 // The fake agent harness of @skillopt/backends-kit/testing. Usage: fake-harness <scenario.json>
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const scenario = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -39,6 +40,23 @@ function filesBelow(directory, prefix = '') {
   return found.sort();
 }
 
+function probe(target) {
+  try {
+    readFileSync(target);
+    return { exists: true, readable: true };
+  } catch {
+    return { exists: existsSync(target), readable: false };
+  }
+}
+
+async function fetched(url) {
+  try {
+    return (await fetch(url)).status;
+  } catch (error) {
+    return String(error.cause?.code ?? error.code ?? error.message);
+  }
+}
+
 const stdin = await readStdin();
 if (scenario.recordInvocationTo) {
   const invocation = {
@@ -47,6 +65,10 @@ if (scenario.recordInvocationTo) {
     stdin,
     environment: Object.keys(process.env).sort(),
     files: filesBelow(process.cwd()),
+    userId: process.getuid?.(),
+    home: process.env.HOME,
+    probes: Object.fromEntries((scenario.probePaths ?? []).map((target) => [target, probe(target)])),
+    ...(scenario.probeUrl ? { fetched: await fetched(scenario.probeUrl) } : {}),
   };
   writeFileSync(scenario.recordInvocationTo, JSON.stringify(invocation, null, 2));
 }

@@ -27,6 +27,10 @@ export interface FakeHarnessScenario {
   recordInvocationTo?: string;
   /** It ignores SIGTERM, so only the SIGKILL that follows stops it. */
   ignoreTerminate?: boolean;
+  /** Paths it tries to read, recorded in the invocation as `probes` (what a confined harness must not see). */
+  probePaths?: readonly string[];
+  /** A URL it fetches once, recorded in the invocation as `fetched` (its status, or the error). */
+  probeUrl?: string;
 }
 
 /** What `recordInvocationTo` receives. */
@@ -38,6 +42,14 @@ export interface FakeHarnessInvocation {
   environment: string[];
   /** The files in its working directory when it started, relative, sorted. */
   files: string[];
+  /** Its uid (undefined on Windows). */
+  userId?: number;
+  /** Its HOME. */
+  home?: string;
+  /** Each of `probePaths`: whether it exists and whether reading it worked. */
+  probes?: Record<string, { exists: boolean; readable: boolean }>;
+  /** What fetching `probeUrl` gave: `200`, or the error's code. */
+  fetched?: number | string;
 }
 
 /** How to start the fake harness: hand `command` and `args` to `runProcess`. */
