@@ -16,6 +16,8 @@ export type AgentStep =
       afterTools: boolean;
       /** The harness's structured-output tool, when the answer is still to be given through it. */
       structuredOutput?: ToolDefinition;
+      /** The files read and the calls so far: what a task worked through tools (a spreadsheet's script) goes on from. */
+      reading: FileReading;
     };
 
 export interface ToolCallSeen {
@@ -115,6 +117,7 @@ export function planAgentStep(
     taskText,
     skill,
     afterTools: filesRead.size > 0,
+    reading,
     ...(structuredOutput !== undefined && !structuredGiven ? { structuredOutput } : {}),
   };
 }

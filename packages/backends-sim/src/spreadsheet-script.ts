@@ -76,6 +76,12 @@ export interface SpreadsheetScriptOptions {
   active: readonly SpreadsheetFailureClass[];
   /** The sheet a `wrong-sheet` script writes to (one the answers do not use). */
   resultSheet: string;
+  /**
+   * Where INPUT_PATH and OUTPUT_PATH come from: `defined` (the chat env defines them before running
+   * the code) or `command-line` (an agent's script file, run as `python3 solve.py <input> <output>`;
+   * it creates the output's folder when missing). Default `defined`.
+   */
+  paths?: 'defined' | 'command-line';
 }
 
 function writeFunction(options: SpreadsheetScriptOptions): string[] {
@@ -102,8 +108,10 @@ function writeFunction(options: SpreadsheetScriptOptions): string[] {
 
 /** The whole script, ending in a newline. */
 export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): string {
-  const imports = ['import datetime', '', 'import openpyxl'];
+  const fromCommandLine = options.paths === 'command-line';
+  const imports = fromCommandLine ? ['import datetime', 'import os', 'import sys', '', 'import openpyxl'] : ['import datetime', '', 'import openpyxl'];
   if (options.active.includes('off-by-one-range')) imports.push('from openpyxl.utils.cell import coordinate_from_string');
+  if (fromCommandLine) imports.push('', 'INPUT_PATH, OUTPUT_PATH = sys.argv[1], sys.argv[2]');
   const functions = [...MATCHING, '', ''];
   if (options.active.includes('formula-not-value')) functions.push(...AS_FORMULA, '', '');
   functions.push(...writeFunction(options));
@@ -124,6 +132,7 @@ export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): stri
     'workbook = openpyxl.load_workbook(INPUT_PATH)',
     'for sheet_name, cell, value in case["answers"]:',
     '    write(workbook, sheet_name, cell, value)',
+    ...(fromCommandLine ? ['os.makedirs(os.path.dirname(OUTPUT_PATH) or ".", exist_ok=True)'] : []),
     'workbook.save(OUTPUT_PATH)',
     '',
   ].join('\n');
