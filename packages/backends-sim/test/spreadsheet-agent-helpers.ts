@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Message, ToolCall } from '@skillopt/contract';
-import type { SpreadsheetItem } from './spreadsheet-helpers';
+import { SYSTEM_PYTHON, type SpreadsheetItem } from './spreadsheet-helpers';
 
 /**
  * What SpreadsheetBench's agent mode gives a harness (issue #24): the prompt on stdin, and task.md
@@ -82,4 +86,105 @@ export function withToolRound(messages: readonly Message[], call: ToolCall, outp
       content: [{ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output, ...(isError ? { isError: true } : {}) }],
     },
   ];
+}
+
+const BUILD_INPUTS = `
+import datetime, json, os, sys
+import openpyxl
+
+def decode(value):
+    if isinstance(value, dict) and "datetime" in value:
+        return datetime.datetime.fromisoformat(value["datetime"])
+    if isinstance(value, dict) and "time" in value:
+        return datetime.time.fromisoformat(value["time"])
+    return value
+
+for job in json.load(sys.stdin):
+    workbook = openpyxl.Workbook()
+    workbook.remove(workbook.active)
+    for cell in job["cells"]:
+        if cell["sheet"] not in workbook.sheetnames:
+            workbook.create_sheet(cell["sheet"])
+        workbook[cell["sheet"]][cell["cell"]] = decode(cell["value"])
+    workbook.save(job["path"])
+`;
+
+const READ_OUTPUTS = `
+import datetime, json, os, sys
+import openpyxl
+
+def encode(value):
+    if isinstance(value, datetime.datetime):
+        return {"datetime": value.isoformat()}
+    if isinstance(value, datetime.time):
+        return {"time": value.isoformat()}
+    return value
+
+results = []
+for job in json.load(sys.stdin):
+    if not os.path.exists(job["path"]):
+        results.append(None)
+        continue
+    values = openpyxl.load_workbook(job["path"], data_only=True)
+    results.append([encode(values[cell["sheet"]][cell["cell"]].value) if cell["sheet"] in values.sheetnames else None for cell in job["cells"]])
+print(json.dumps(results))
+`;
+
+function runPython(program: string, input: unknown): string {
+  const result = spawnSync(SYSTEM_PYTHON, ['-c', program], { input: JSON.stringify(input), encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${SYSTEM_PYTHON} failed (${result.status}): ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Fails with what to install when Debian's python3 or its openpyxl is missing (CI installs python3-openpyxl). */
+export function requireSystemOpenpyxl(): void {
+  const probe = spawnSync(SYSTEM_PYTHON, ['-c', 'import openpyxl'], { encoding: 'utf8' });
+  if (probe.error !== undefined || probe.status !== 0)
+    throw new Error(
+      `these tests run the simulated agent's script with ${SYSTEM_PYTHON} and openpyxl, which is missing here (${probe.error?.message ?? probe.stderr.trim()}): install python3-openpyxl (apt-get install python3-openpyxl)`,
+    );
+}
+
+/**
+ * A workspace as the env lays it out: task.md, `inputs/<case>.xlsx` built from each case's input
+ * cells with openpyxl, an empty `outputs/`; and a `bin/` beside it whose `python3` is Debian's, for
+ * the harness's shell to put first on PATH.
+ */
+export function spreadsheetWorkspace(item: SpreadsheetItem): { workspace: string; bin: string } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'sim-sheet-agent-'));
+  const workspace = path.join(root, 'workspace');
+  const bin = path.join(root, 'bin');
+  mkdirSync(path.join(workspace, 'inputs'), { recursive: true });
+  mkdirSync(path.join(workspace, 'outputs'));
+  mkdirSync(bin);
+  symlinkSync(SYSTEM_PYTHON, path.join(bin, 'python3'));
+  writeFileSync(path.join(workspace, 'task.md'), taskFile(item));
+  runPython(
+    BUILD_INPUTS,
+    item.cases.map((spreadsheetCase, index) => ({ path: path.join(workspace, 'inputs', `${index + 1}.xlsx`), cells: spreadsheetCase.input })),
+  );
+  return { workspace, bin };
+}
+
+export interface OutputCheck {
+  /** Each case's answer cells as read back with data_only=True, or null when its output is missing. */
+  got: Array<unknown[] | null>;
+  /** Whether each case's output holds every answer as the SpreadsheetBench evaluator compares them (numbers to two places). */
+  passed: boolean[];
+}
+
+function comparable(value: unknown): unknown {
+  if (typeof value === 'number') return Math.round(value * 100) / 100;
+  if (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))) return Math.round(Number(value) * 100) / 100;
+  return value === '' ? null : JSON.stringify(value);
+}
+
+/** Reads `outputs/<case>.xlsx` back with openpyxl and compares each answer cell. */
+export function checkOutputs(workspace: string, item: SpreadsheetItem): OutputCheck {
+  const jobs = item.cases.map((spreadsheetCase, index) => ({ path: path.join(workspace, 'outputs', `${index + 1}.xlsx`), cells: spreadsheetCase.answers }));
+  const got = JSON.parse(runPython(READ_OUTPUTS, jobs)) as Array<unknown[] | null>;
+  const passed = got.map(
+    (values, index) => values !== null && (item.cases[index]?.answers ?? []).every((cell, at) => comparable(values[at]) === comparable(cell.value)),
+  );
+  return { got, passed };
 }
