@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Message, ToolCall } from '@skillopt/contract';
+import type { ChatModel, Message, ToolCall } from '@skillopt/contract';
+import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
 import { SYSTEM_PYTHON, type SpreadsheetItem } from './spreadsheet-helpers';
 
 /**
@@ -187,4 +188,16 @@ export function checkOutputs(workspace: string, item: SpreadsheetItem): OutputCh
     (values, index) => values !== null && (item.cases[index]?.answers ?? []).every((cell, at) => comparable(values[at]) === comparable(cell.value)),
   );
   return { got, passed };
+}
+
+/** The script the simulated agent writes to solve.py in Claude Code's workspace `workspace`, after reading task.md. */
+export async function agentScript(model: ChatModel, item: SpreadsheetItem, skill: string, workspace = '/tmp/skillopt-agent-workspace'): Promise<string> {
+  const messages = claudeCodeMessages(workspace, skill);
+  const tools = [...CLAUDE_CODE_TOOLS];
+  const read = (await model.generate({ messages, tools, purpose: 'rollout' })).toolCalls?.[0];
+  if (read === undefined) throw new Error('the agent did not read task.md');
+  const write = (await model.generate({ messages: withToolRound(messages, read, taskFile(item)), tools, purpose: 'rollout' })).toolCalls?.[0];
+  const content = (write?.input as { content?: unknown } | undefined)?.content;
+  if (typeof content !== 'string') throw new Error('the agent wrote no script');
+  return content;
 }
