@@ -1,6 +1,6 @@
 import type { GenerateResult, Message, ToolCall, ToolDefinition } from '@skillopt/contract';
 import { createAnswerKey, createSimulatedModel, DEFAULT_TENDENCY_RATES } from '../src/index';
-import { CLAUDE_CODE_TOOLS, CODEX_TOOLS } from './cli-tool-lists';
+import { CLAUDE_CODE_TOOLS, CLAUDE_STRUCTURED_OUTPUT_TOOL, CODEX_TOOLS } from './cli-tool-lists';
 import { claudeCodeMessages, codexMessages, taskFile, withToolRound } from './spreadsheet-agent-helpers';
 import { FOUR_RULE_SKILL, SPREADSHEET_INITIAL_SKILL, spreadsheetItems, type SpreadsheetItem } from './spreadsheet-helpers';
 
@@ -155,6 +155,21 @@ describe('the simulated target as a coding agent on a spreadsheet task', () => {
     expect(final.text).toBe(
       'I could not write solve.py (Permission to use Bash with command cat has been denied.), so I saved none of outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx.',
     );
+  });
+
+  it("gives the closing paragraph through Claude Code's StructuredOutput tool first, when offered, then as text", async () => {
+    const tools = [...CLAUDE_CODE_TOOLS, CLAUDE_STRUCTURED_OUTPUT_TOOL];
+    const { messages: afterRead, step: write } = await claudeCodeAfterRead(FOUR_RULE_SKILL, tools);
+    expect(write.call?.toolName).toBe('Write');
+    const afterWrite = withToolRound(afterRead, write.call as ToolCall, 'File created successfully');
+    const run = await next(afterWrite, tools);
+    const afterRun = withToolRound(afterWrite, run.call as ToolCall, '');
+    const structured = await next(afterRun, tools);
+    expect(structured.call?.toolName).toBe('StructuredOutput');
+    expect(String(inputOf(structured).final_response)).toContain('it saved outputs/1.xlsx');
+    const final = await next(withToolRound(afterRun, structured.call as ToolCall, 'Structured output provided successfully'), tools);
+    expect(final.toolCalls).toBeUndefined();
+    expect(final.text).toContain('it saved outputs/1.xlsx');
   });
 
   it('without a shell tool writes nothing and says it could not run code', async () => {
