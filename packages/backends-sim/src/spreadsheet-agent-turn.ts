@@ -11,7 +11,7 @@ import { fileTextOfToolOutput } from './tool-output-text.js';
  */
 
 /** The file the script is written to, in the working directory. */
-export const SCRIPT_FILE = 'solve.py';
+const SCRIPT_FILE = 'solve.py';
 
 /** A write is tried twice: with the writer, then (after an error) with the shell. */
 const WRITE_ATTEMPTS = 2;
