@@ -97,8 +97,6 @@ export interface ReadTrajectory {
   question?: string;
   /** The environment's turns (a spreadsheet evaluation, say), when recorded. */
   environment?: string;
-  /** Every turn's text, whatever its role (an agent's trajectory holds its script files in turns of their own). */
-  allTurns?: string;
   /** The line before the trajectory's header (`With the current skill:` in comparisons). */
   label: string;
 }
@@ -147,7 +145,6 @@ export function readTrajectories(text: string): ReadTrajectory[] {
     if (user) trajectory.question = user.lines.join('\n');
     const environment = turns.filter((turn) => turn.role === 'environment');
     if (environment.length > 0) trajectory.environment = environment.map((turn) => turn.lines.join('\n')).join('\n');
-    if (turns.length > 0) trajectory.allTurns = turns.map((turn) => turn.lines.join('\n')).join('\n');
     return trajectory;
   });
 }
@@ -222,7 +219,7 @@ function escapeRegExp(text: string): string {
  * class: that is a one-off, not something a rule fixes.
  */
 export function diagnoseTrajectory(
-  trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason' | 'allTurns'>,
+  trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason'>,
 ): HarmKind[] {
   if (isSpreadsheetTrajectory(trajectory)) return diagnoseSpreadsheetTrajectory(trajectory);
   const found: HarmKind[] = [];

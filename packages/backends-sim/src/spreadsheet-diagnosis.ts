@@ -15,21 +15,13 @@ export interface SpreadsheetTrajectoryText {
   /** The environment's turns: the evaluation with its cell report. */
   environment?: string;
   failureReason?: string;
-  /** Every turn, whatever its role: where an agent's trajectory shows the script files it left (task.md with the answer position too). */
-  allTurns?: string;
 }
 
 const EVALUATION = /^Evaluation \(\d+ test cases?/m;
 
-const AGENT_SCRIPT = /\bopenpyxl\.load_workbook\(\s*INPUT_PATH\b/;
-
-/**
- * Whether the trajectory is a spreadsheet task's: a script over INPUT_PATH/OUTPUT_PATH in the reply,
- * an openpyxl script over INPUT_PATH in any turn (an agent's script file), or the workbook evaluation.
- */
+/** Whether the trajectory is a spreadsheet task's: a script over INPUT_PATH/OUTPUT_PATH, or the workbook evaluation. */
 export function isSpreadsheetTrajectory(trajectory: SpreadsheetTrajectoryText): boolean {
   if (EVALUATION.test(trajectory.environment ?? '')) return true;
-  if (AGENT_SCRIPT.test(trajectory.allTurns ?? '')) return true;
   return /```python/.test(trajectory.reply ?? '') && /\b(?:INPUT_PATH|OUTPUT_PATH)\b/.test(trajectory.reply ?? '');
 }
 
@@ -86,22 +78,11 @@ function shiftedOneRowDown(cells: readonly ReportedCell[]): boolean {
   });
 }
 
-/**
- * The code to read: the reply's last ```python block; when the reply holds none (an agent's final
- * paragraph), every turn, since an agent's script is a file the trajectory shows where its env puts it.
- */
-function codeOf(trajectory: SpreadsheetTrajectoryText): string {
-  const reply = trajectory.reply ?? '';
-  if (/```python/.test(reply) || trajectory.allTurns === undefined) return lastScript(reply);
-  return trajectory.allTurns;
-}
-
 export function diagnoseSpreadsheetTrajectory(trajectory: SpreadsheetTrajectoryText): SpreadsheetFailureClass[] {
-  const code = codeOf(trajectory);
+  const code = lastScript(trajectory.reply ?? '');
   const report = `${trajectory.environment ?? ''}\n${trajectory.failureReason ?? ''}`;
-  const question = /^Answer position:/m.test(trajectory.question ?? '') ? (trajectory.question ?? '') : (trajectory.allTurns ?? trajectory.question ?? '');
   const found: SpreadsheetFailureClass[] = [];
-  if (writesToAnotherSheet(code, question)) found.push('wrong-sheet');
+  if (writesToAnotherSheet(code, trajectory.question ?? '')) found.push('wrong-sheet');
   if (/["']'["']\s*\+\s*str\(|f"'\{/.test(code) || /\bgot "'[-+]?\d/.test(report)) found.push('numbers-as-text');
   if (/["']=["']\s*\+|f["']=|'="'/.test(code)) found.push('formula-not-value');
   if (/\brow\s*\+\s*1\b|\boffset\(\s*row\s*=\s*1\b/.test(code) || shiftedOneRowDown(reportedCells(report))) found.push('off-by-one-range');

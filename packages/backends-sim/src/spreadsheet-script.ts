@@ -5,8 +5,9 @@ import type { WorkbookCase, WorkbookCell, WorkbookValue } from './workbook-answe
  * The Python script the simulated target writes for a spreadsheet task: openpyxl code that tells
  * which of the task's input workbooks it was given from their contents, writes that case's answer
  * values and saves the workbook. Each active failure class is a plain line of the script's `write`
- * function, so a reader of the code sees the fault; the logic comes after the case table, so a
- * trajectory cut in its middle still shows it.
+ * function, so a reader of the code sees the fault. In a reply the logic comes after the case
+ * table, so a trajectory cut in its middle still shows it; an agent's script file has its functions
+ * first, since an env that shows a long file shows its head.
  */
 
 /** A value as a Python expression of the same type. */
@@ -115,15 +116,12 @@ export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): stri
   const functions = [...MATCHING, '', ''];
   if (options.active.includes('formula-not-value')) functions.push(...AS_FORMULA, '', '');
   functions.push(...writeFunction(options));
+  const table = ['# The input workbooks this task comes with: the cells that tell each one apart, and its answers.', ...caseTable(options.cases)];
   return [
     '# Written by the SkillOpt simulated model: the answers come from its SIMULATED KNOWLEDGE of this task.',
     ...imports,
     '',
-    '# The input workbooks this task comes with: the cells that tell each one apart, and its answers.',
-    ...caseTable(options.cases),
-    '',
-    '',
-    ...functions,
+    ...(fromCommandLine ? ['', ...functions, '', '', ...table] : [...table, '', '', ...functions]),
     '',
     '',
     'values = openpyxl.load_workbook(INPUT_PATH, data_only=True)',

@@ -63,6 +63,8 @@ describe('the simulated target as a coding agent on a spreadsheet task', () => {
     expect(written.content).toContain('INPUT_PATH, OUTPUT_PATH = sys.argv[1], sys.argv[2]');
     expect(written.content).toContain('os.makedirs(os.path.dirname(OUTPUT_PATH) or ".", exist_ok=True)');
     for (const fault of FAULT_LINES) expect(written.content).toMatch(fault);
+    // Its functions (the fault lines) before the case table: an env showing a long file's head still shows them.
+    expect(written.content.indexOf('def write(')).toBeLessThan(written.content.indexOf('CASES = ['));
     expect(write.providerMetadata?.simulatedFailureClasses).toEqual(['wrong-sheet', 'numbers-as-text', 'formula-not-value', 'off-by-one-range']);
 
     const afterWrite = withToolRound(afterRead, write.call as ToolCall, `File created successfully at: ${WORKSPACE}/solve.py`);

@@ -73,12 +73,14 @@ async function failedRollout(model: ChatModel, item: SpreadsheetItem): Promise<S
 }
 
 /**
- * A failed agent rollout: the harness's prompt, task.md and the solve.py the agent left as the
- * env's turns, its final paragraph, and the evaluation (the same faults as the chat script's).
+ * A failed agent rollout as env-spreadsheetbench's agent mode records it: the prompt with task.md,
+ * the closing paragraph followed by the scripts left in the workspace, and the evaluation (the same
+ * faults as the chat script's).
  */
 async function failedAgentRollout(model: ChatModel, item: SpreadsheetItem): Promise<ScoredRollout> {
   const script = await agentScript(model, item, SPREADSHEET_INITIAL_SKILL);
   const { text, passed } = evaluation(item, scriptOf(await writeScript(model, SPREADSHEET_INITIAL_SKILL, item)));
+  const closing = 'I wrote solve.py and ran it with python3: it saved outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx.';
   return {
     status: 'scored',
     id: item.item.id,
@@ -88,10 +90,8 @@ async function failedAgentRollout(model: ChatModel, item: SpreadsheetItem): Prom
     prediction: `${passed} of ${item.cases.length} cases passed`,
     trajectory: {
       turns: [
-        { role: 'user', content: SPREADSHEET_AGENT_PROMPT },
-        { role: 'environment', content: `task.md:\n${taskFile(item)}` },
-        { role: 'environment', content: `solve.py (left in the workspace):\n${script}` },
-        { role: 'assistant', content: 'I wrote solve.py and ran it with python3: it saved outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx.' },
+        { role: 'user', content: `${SPREADSHEET_AGENT_PROMPT}\n\ntask.md:\n\n${taskFile(item)}` },
+        { role: 'assistant', content: `${closing}\n\nThe scripts the agent left in its workspace:\n\nsolve.py:\n\`\`\`python\n${script}\`\`\`` },
         { role: 'environment', content: text },
       ],
     },
@@ -123,7 +123,7 @@ describe('the simulated optimizer on spreadsheet trajectories', () => {
     expect(rules.map((rule) => [...readSkillRules(rule).fixes])).toEqual(rules.map(() => [failureClass]));
   });
 
-  it.each(SPREADSHEET_FAILURE_CLASSES)('reads %s off the script file of failed agent trajectories (the reply a paragraph)', async (failureClass) => {
+  it.each(SPREADSHEET_FAILURE_CLASSES)('reads %s off the solve.py of failed agent trajectories, as the agent mode records them', async (failureClass) => {
     const results = await Promise.all(items.slice(0, 3).map((item) => failedAgentRollout(only(failureClass), item)));
     const rules = await proposedRules(results);
     expect(rules.length).toBeGreaterThanOrEqual(1);
