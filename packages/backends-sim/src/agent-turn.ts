@@ -2,6 +2,7 @@ import { messageText, type Message, type ToolDefinition } from '@skillopt/contra
 import { filesNamedInPrompt, workingDirectoryOf, workspaceSkillFiles } from './named-files.js';
 import { skillInAgentRequest } from './skill-in-request.js';
 import { chooseAgentTools, readFileCall, type AgentTools } from './tool-choice.js';
+import { toolCallFailure } from './tool-failure.js';
 import { fileTextOfToolOutput } from './tool-output-text.js';
 
 /** What the simulated target does next as an agent's model. */
@@ -76,7 +77,7 @@ export function readNamedFiles(messages: readonly Message[], tools: readonly Too
   const reading: FileReading = { tools: agentTools, systemTexts, userTexts, workingDirectory, calls, named, filesRead: new Map() };
   for (const file of named) {
     const attempts = calls.filter((call) => call.input.includes(JSON.stringify(file).slice(1, -1)));
-    const read = attempts.find((call) => call.output !== undefined && !call.isError);
+    const read = attempts.find((call) => toolCallFailure(call) === undefined);
     if (read?.output !== undefined) {
       reading.filesRead.set(file, fileTextOfToolOutput(read.output));
       continue;

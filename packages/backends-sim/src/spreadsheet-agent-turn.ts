@@ -1,6 +1,6 @@
 import type { ToolCallSeen } from './agent-turn.js';
 import { HEREDOC_END, runCommandCall, shellQuoted, writeFileCall, type AgentTools } from './tool-choice.js';
-import { fileTextOfToolOutput } from './tool-output-text.js';
+import { toolCallFailure } from './tool-failure.js';
 
 /**
  * The simulated target as a coding agent on a spreadsheet task: once task.md is read, it writes its
@@ -46,20 +46,11 @@ export interface SpreadsheetAgentState {
   workingDirectory: string | undefined;
 }
 
-/** A harness's permission refusal, as Claude Code words it in a tool result. */
-const PERMISSION_REFUSED = /requested permissions? to use|haven't granted it|permission to use [\s\S]{0,200}?\b(?:denied|not allowed)/i;
-/** A non-zero exit as the shells report it: Claude Code's "Exit code 1", Codex's "Process exited with code 1", `"exit_code": 1`. */
-const EXIT_CODE = /(?:exited with code|exit code:?|exit status:?|"exit_code"\s*:)\s*(-?\d+)/gi;
+/** Our script prints nothing when it works: a traceback means it failed, whatever the exit code says. */
+const TRACEBACK = /^Traceback \(most recent call last\)/m;
 
-/** Why a call failed (its result marked as an error, a permission refusal, a non-zero exit, a traceback), or undefined when it worked. */
 function failureOf(call: ToolCallSeen): string | undefined {
-  if (call.output === undefined) return 'no result came back';
-  const exitCodes = [...call.output.matchAll(EXIT_CODE)].map((match) => Number(match[1]));
-  const failed =
-    call.isError || PERMISSION_REFUSED.test(call.output) || exitCodes.some((code) => code !== 0) || /^Traceback \(most recent call last\)/m.test(call.output);
-  if (!failed) return undefined;
-  const text = fileTextOfToolOutput(call.output).replace(/\s+/g, ' ').trim();
-  return text === '' ? 'no output' : text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return toolCallFailure(call, TRACEBACK);
 }
 
 function commandOf(call: ToolCallSeen, tools: AgentTools): string | undefined {

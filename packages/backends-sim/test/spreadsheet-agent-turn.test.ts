@@ -125,6 +125,15 @@ describe('the simulated target as a coding agent on a spreadsheet task', () => {
     expect(final.providerMetadata?.savedWorkbooks).toEqual(['outputs/1.xlsx', 'outputs/3.xlsx']);
   });
 
+  it("reads Claude Code's approval refusal as a failed run even without is_error", async () => {
+    const { messages: afterRead, step: write } = await claudeCodeAfterRead(FOUR_RULE_SKILL);
+    const afterWrite = withToolRound(afterRead, write.call as ToolCall, 'File created successfully');
+    const together = await next(afterWrite, CLAUDE_CODE_TOOLS);
+    const refusal = `This Bash command contains multiple operations. The following parts require approval: ${RUN_ALL.split(' && ').join(', ')}`;
+    const retry = await next(withToolRound(afterWrite, together.call as ToolCall, refusal), CLAUDE_CODE_TOOLS);
+    expect(String(inputOf(retry).command)).toBe(`python3 ${WORKSPACE}/solve.py ${WORKSPACE}/inputs/1.xlsx ${WORKSPACE}/outputs/1.xlsx`);
+  });
+
   it('Codex: a non-zero exit of the run is a failure, and a failure of every retry ends with nothing saved', async () => {
     let messages = codexMessages(WORKSPACE, FOUR_RULE_SKILL);
     const read = await next(messages, CODEX_TOOLS);
