@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChatModel, Message, ToolCall } from '@skillopt/contract';
@@ -146,12 +146,21 @@ export function requireSystemOpenpyxl(): void {
     );
 }
 
+/** Builds each case's input workbook with openpyxl, `<folder>/<case>.xlsx` (one python process for all). */
+export function buildInputWorkbooks(item: SpreadsheetItem, folder: string): void {
+  mkdirSync(folder, { recursive: true });
+  runPython(
+    BUILD_INPUTS,
+    item.cases.map((spreadsheetCase, index) => ({ path: path.join(folder, `${index + 1}.xlsx`), cells: spreadsheetCase.input })),
+  );
+}
+
 /**
- * A workspace as the env lays it out: task.md, `inputs/<case>.xlsx` built from each case's input
- * cells with openpyxl, an empty `outputs/`; and a `bin/` beside it whose `python3` is Debian's, for
- * the harness's shell to put first on PATH.
+ * A workspace as the env lays it out: task.md, copies of the input workbooks built in `inputs`
+ * (buildInputWorkbooks) as `inputs/<case>.xlsx`, an empty `outputs/`; and a `bin/` beside it whose
+ * `python3` is Debian's, for the harness's shell to put first on PATH.
  */
-export function spreadsheetWorkspace(item: SpreadsheetItem): { workspace: string; bin: string } {
+export function spreadsheetWorkspace(item: SpreadsheetItem, inputs: string): { workspace: string; bin: string } {
   const root = mkdtempSync(path.join(os.tmpdir(), 'sim-sheet-agent-'));
   const workspace = path.join(root, 'workspace');
   const bin = path.join(root, 'bin');
@@ -160,10 +169,7 @@ export function spreadsheetWorkspace(item: SpreadsheetItem): { workspace: string
   mkdirSync(bin);
   symlinkSync(SYSTEM_PYTHON, path.join(bin, 'python3'));
   writeFileSync(path.join(workspace, 'task.md'), taskFile(item));
-  runPython(
-    BUILD_INPUTS,
-    item.cases.map((spreadsheetCase, index) => ({ path: path.join(workspace, 'inputs', `${index + 1}.xlsx`), cells: spreadsheetCase.input })),
-  );
+  for (const name of caseNames(item)) copyFileSync(path.join(inputs, `${name}.xlsx`), path.join(workspace, 'inputs', `${name}.xlsx`));
   return { workspace, bin };
 }
 

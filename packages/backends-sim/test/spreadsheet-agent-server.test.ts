@@ -1,12 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { createAnswerKey, createSimulatorServer, DEFAULT_TENDENCY_RATES, readSkillRules, type SimulatorServer } from '../src/index';
 import { decideSpreadsheetBehaviour } from '../src/spreadsheet-target';
 import { CLAUDE_CODE_TOOLS, CODEX_TOOLS } from './cli-tool-lists';
-import { checkOutputs, requireSystemOpenpyxl, SPREADSHEET_AGENT_PROMPT, spreadsheetWorkspace } from './spreadsheet-agent-helpers';
+import { buildInputWorkbooks, checkOutputs, requireSystemOpenpyxl, SPREADSHEET_AGENT_PROMPT, spreadsheetWorkspace } from './spreadsheet-agent-helpers';
 import { FOUR_RULE_SKILL, SPREADSHEET_INITIAL_SKILL, spreadsheetItems, type SpreadsheetItem } from './spreadsheet-helpers';
 
 /**
@@ -20,7 +21,10 @@ const SEED = 7;
 const items = spreadsheetItems(12);
 const key = createAnswerKey(items.map((entry) => entry.item));
 let server: SimulatorServer;
+let inputs: string;
 const roots: string[] = [];
+/** Each run starts python processes (the script once per case, openpyxl to read back): more than the default on a busy machine. */
+const REAL_PYTHON_TIMEOUT_MS = 120_000;
 
 /** An item whose script shows a failure class under the initial skill and none under the four fixing rules. */
 function itemTheRulesFix(): { item: SpreadsheetItem; classes: string[] } {
@@ -45,6 +49,9 @@ const { item, classes } = itemTheRulesFix();
 
 beforeAll(async () => {
   requireSystemOpenpyxl();
+  inputs = mkdtempSync(path.join(os.tmpdir(), 'sim-sheet-inputs-'));
+  roots.push(inputs);
+  buildInputWorkbooks(item, inputs);
   server = await createSimulatorServer({ port: 0, seed: SEED, noise: 0, items: items.map((entry) => entry.item) });
 });
 afterAll(async () => {
@@ -53,7 +60,7 @@ afterAll(async () => {
 });
 
 function workspaceFor(spreadsheetItem: SpreadsheetItem): { workspace: string; bin: string } {
-  const made = spreadsheetWorkspace(spreadsheetItem);
+  const made = spreadsheetWorkspace(spreadsheetItem, inputs);
   roots.push(path.dirname(made.workspace));
   return made;
 }
@@ -193,54 +200,80 @@ const ALL_CASES = () => item.cases.map(() => true);
 const NO_CASE = () => item.cases.map(() => false);
 
 describe('the simulated spreadsheet agent through the server, its script run for real', () => {
-  it('Claude Code over Messages: Read, Write solve.py, one Bash python3 run; the outputs are right with the fixing rules', async () => {
-    const run = await claudeCodeRun(FOUR_RULE_SKILL);
-    expect(run.calls.map((call) => call.name)).toEqual(['Read', 'Write', 'Bash']);
-    expect(run.calls[1]?.input.file_path).toBe(`${run.workspace}/solve.py`);
-    expect(run.calls[2]?.input.command).toBe(item.cases.map((_, index) => `python3 solve.py inputs/${index + 1}.xlsx outputs/${index + 1}.xlsx`).join(' && '));
-    const check = checkOutputs(run.workspace, item);
-    expect(check.passed).toEqual(ALL_CASES());
-    expect(check.got).toEqual(item.cases.map((spreadsheetCase) => spreadsheetCase.answers.map((cell) => cell.value)));
-    expect(run.text).toMatch(/^I wrote solve\.py, .*it saved outputs\/1\.xlsx, outputs\/2\.xlsx and outputs\/3\.xlsx\.$/);
-  });
+  it(
+    'Claude Code over Messages: Read, Write solve.py, one Bash python3 run; the outputs are right with the fixing rules',
+    async () => {
+      const run = await claudeCodeRun(FOUR_RULE_SKILL);
+      expect(run.calls.map((call) => call.name)).toEqual(['Read', 'Write', 'Bash']);
+      expect(run.calls[1]?.input.file_path).toBe(`${run.workspace}/solve.py`);
+      expect(run.calls[2]?.input.command).toBe(
+        item.cases.map((_, index) => `python3 solve.py inputs/${index + 1}.xlsx outputs/${index + 1}.xlsx`).join(' && '),
+      );
+      const check = checkOutputs(run.workspace, item);
+      expect(check.passed).toEqual(ALL_CASES());
+      expect(check.got).toEqual(item.cases.map((spreadsheetCase) => spreadsheetCase.answers.map((cell) => cell.value)));
+      expect(run.text).toMatch(/^I wrote solve\.py, .*it saved outputs\/1\.xlsx, outputs\/2\.xlsx and outputs\/3\.xlsx\.$/);
+    },
+    REAL_PYTHON_TIMEOUT_MS,
+  );
 
-  it('Claude Code over Messages: with the initial skill the saved workbooks show the failure the script has', async () => {
-    const run = await claudeCodeRun(SPREADSHEET_INITIAL_SKILL);
-    expect(run.calls.map((call) => call.name)).toEqual(['Read', 'Write', 'Bash']);
-    const check = checkOutputs(run.workspace, item);
-    expect(check.got.every((values) => values !== null)).toBe(true); // every output was saved: the failure is in the cells
-    expect(check.passed).toEqual(NO_CASE());
-    // This item's habits (seed 7): its values go in as formulas, so openpyxl saves no cached value to read back, one row low, numbers as text.
-    expect(classes).toEqual(['numbers-as-text', 'formula-not-value', 'off-by-one-range']);
-    expect(check.got).toEqual(item.cases.map((spreadsheetCase) => spreadsheetCase.answers.map(() => null)));
-    const script = readFileSync(path.join(run.workspace, 'solve.py'), 'utf8');
-    expect(script).toContain('value = as_formula(value)');
-    expect(script).toContain('cell = f"{column}{row + 1}"');
-    expect(script).toContain('value = "\'" + str(value)');
-  });
+  it(
+    'Claude Code over Messages: with the initial skill the saved workbooks show the failure the script has',
+    async () => {
+      const run = await claudeCodeRun(SPREADSHEET_INITIAL_SKILL);
+      expect(run.calls.map((call) => call.name)).toEqual(['Read', 'Write', 'Bash']);
+      const check = checkOutputs(run.workspace, item);
+      expect(check.got.every((values) => values !== null)).toBe(true); // every output was saved: the failure is in the cells
+      expect(check.passed).toEqual(NO_CASE());
+      // This item's habits (seed 7): its values go in as formulas, so openpyxl saves no cached value to read back, one row low, numbers as text.
+      expect(classes).toEqual(['numbers-as-text', 'formula-not-value', 'off-by-one-range']);
+      expect(check.got).toEqual(item.cases.map((spreadsheetCase) => spreadsheetCase.answers.map(() => null)));
+      const script = readFileSync(path.join(run.workspace, 'solve.py'), 'utf8');
+      expect(script).toContain('value = as_formula(value)');
+      expect(script).toContain('cell = f"{column}{row + 1}"');
+      expect(script).toContain('value = "\'" + str(value)');
+    },
+    REAL_PYTHON_TIMEOUT_MS,
+  );
 
-  it('Codex over Responses: cat task.md and SKILL.md, a heredoc writes solve.py, one python3 run; right with the rules, wrong without', async () => {
-    const fixed = await codexRun(FOUR_RULE_SKILL);
-    expect(fixed.commands).toHaveLength(4);
-    expect(fixed.commands.slice(0, 2)).toEqual(['cat task.md', `cat ${fixed.workspace}/.agents/skills/skillopt-target/SKILL.md`]);
-    expect(fixed.commands[2]).toMatch(/^cat > solve\.py <<'SKILLOPT_SIM_EOF'\n/);
-    expect(fixed.commands[3]).toMatch(/^python3 solve\.py inputs\/1\.xlsx outputs\/1\.xlsx && /);
-    expect(checkOutputs(fixed.workspace, item).passed).toEqual(ALL_CASES());
-    expect(fixed.text).toContain('it saved outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx');
+  it(
+    'Codex over Responses: cat task.md and SKILL.md, a heredoc writes solve.py, one python3 run; the outputs are right with the fixing rules',
+    async () => {
+      const fixed = await codexRun(FOUR_RULE_SKILL);
+      expect(fixed.commands).toHaveLength(4);
+      expect(fixed.commands.slice(0, 2)).toEqual(['cat task.md', `cat ${fixed.workspace}/.agents/skills/skillopt-target/SKILL.md`]);
+      expect(fixed.commands[2]).toMatch(/^cat > solve\.py <<'SKILLOPT_SIM_EOF'\n/);
+      expect(fixed.commands[3]).toMatch(/^python3 solve\.py inputs\/1\.xlsx outputs\/1\.xlsx && /);
+      expect(checkOutputs(fixed.workspace, item).passed).toEqual(ALL_CASES());
+      expect(fixed.text).toContain('it saved outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx');
+    },
+    REAL_PYTHON_TIMEOUT_MS,
+  );
 
-    const initial = await codexRun(SPREADSHEET_INITIAL_SKILL);
-    expect(initial.commands).toHaveLength(4);
-    expect(checkOutputs(initial.workspace, item).passed).toEqual(NO_CASE());
-  });
+  it(
+    'Codex over Responses: with the initial skill the saved workbooks are wrong',
+    async () => {
+      const initial = await codexRun(SPREADSHEET_INITIAL_SKILL);
+      expect(initial.commands).toHaveLength(4);
+      const check = checkOutputs(initial.workspace, item);
+      expect(check.got.every((values) => values !== null)).toBe(true);
+      expect(check.passed).toEqual(NO_CASE());
+    },
+    REAL_PYTHON_TIMEOUT_MS,
+  );
 
-  it('Claude Code: a run that fails in the shell is retried pair by pair, and the reply says it failed', async () => {
-    const run = await claudeCodeRun(FOUR_RULE_SKILL, { brokenPython: true });
-    const commands = run.calls.filter((call) => call.name === 'Bash').map((call) => call.input.command);
-    expect(commands).toHaveLength(1 + item.cases.length);
-    expect(commands.slice(1)).toEqual(
-      item.cases.map((_, index) => `python3 ${run.workspace}/solve.py ${run.workspace}/inputs/${index + 1}.xlsx ${run.workspace}/outputs/${index + 1}.xlsx`),
-    );
-    expect(run.text).toMatch(/one command failed \(Exit code 2 python3: cannot run here\).*that failed too .*so I saved none of outputs\/1\.xlsx/);
-    expect(checkOutputs(run.workspace, item).got).toEqual(NO_CASE().map(() => null));
-  });
+  it(
+    'Claude Code: a run that fails in the shell is retried pair by pair, and the reply says it failed',
+    async () => {
+      const run = await claudeCodeRun(FOUR_RULE_SKILL, { brokenPython: true });
+      const commands = run.calls.filter((call) => call.name === 'Bash').map((call) => call.input.command);
+      expect(commands).toHaveLength(1 + item.cases.length);
+      expect(commands.slice(1)).toEqual(
+        item.cases.map((_, index) => `python3 ${run.workspace}/solve.py ${run.workspace}/inputs/${index + 1}.xlsx ${run.workspace}/outputs/${index + 1}.xlsx`),
+      );
+      expect(run.text).toMatch(/one command failed \(Exit code 2 python3: cannot run here\).*that failed too .*so I saved none of outputs\/1\.xlsx/);
+      expect(checkOutputs(run.workspace, item).got).toEqual(NO_CASE().map(() => null));
+    },
+    REAL_PYTHON_TIMEOUT_MS,
+  );
 });
