@@ -2,6 +2,7 @@ import { messageText, type Message, type ToolDefinition } from '@skillopt/contra
 import { filesNamedInPrompt, workingDirectoryOf, workspaceSkillFiles } from './named-files.js';
 import { skillInAgentRequest } from './skill-in-request.js';
 import { chooseAgentTools, readFileCall, type AgentTools } from './tool-choice.js';
+import { toolCallFailure } from './tool-failure.js';
 import { fileTextOfToolOutput } from './tool-output-text.js';
 
 /** What the simulated target does next as an agent's model. */
@@ -16,6 +17,8 @@ export type AgentStep =
       afterTools: boolean;
       /** The harness's structured-output tool, when the answer is still to be given through it. */
       structuredOutput?: ToolDefinition;
+      /** The files read and the calls so far: what a task worked through tools (a spreadsheet's script) goes on from. */
+      reading: FileReading;
     };
 
 export interface ToolCallSeen {
@@ -74,7 +77,7 @@ export function readNamedFiles(messages: readonly Message[], tools: readonly Too
   const reading: FileReading = { tools: agentTools, systemTexts, userTexts, workingDirectory, calls, named, filesRead: new Map() };
   for (const file of named) {
     const attempts = calls.filter((call) => call.input.includes(JSON.stringify(file).slice(1, -1)));
-    const read = attempts.find((call) => call.output !== undefined && !call.isError);
+    const read = attempts.find((call) => toolCallFailure(call) === undefined);
     if (read?.output !== undefined) {
       reading.filesRead.set(file, fileTextOfToolOutput(read.output));
       continue;
@@ -115,6 +118,7 @@ export function planAgentStep(
     taskText,
     skill,
     afterTools: filesRead.size > 0,
+    reading,
     ...(structuredOutput !== undefined && !structuredGiven ? { structuredOutput } : {}),
   };
 }

@@ -16,6 +16,8 @@ import {
 import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
 import { planAgentOptimizerStep } from './agent-optimizer-turn.js';
 import { planAgentStep, type AgentStep } from './agent-turn.js';
+import { planSpreadsheetAgentStep, workbookPairsOf } from './spreadsheet-agent-turn.js';
+import { renderSpreadsheetScript } from './spreadsheet-script.js';
 import { EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './failure-classes.js';
 import { hashHex } from './hashing.js';
@@ -151,10 +153,27 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       '';
     const itemKey = entry?.normalizedQuestion ?? normalizeAnswer(step.taskText);
     const effects = readSkillRules(step.skill);
-    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, step.skill, effects);
     const skillHash = hashHex(step.skill).slice(0, 16);
-    const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], step.afterTools);
-    const metadata = { agentStep: 'answer', knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+    const pairs = workbookPairsOf(step.reading.filesRead);
+    let text: string;
+    let metadata: Record<string, unknown>;
+    if (entry?.workbookCases !== undefined && pairs.length > 0) {
+      // A spreadsheet task in a workspace: the chat code writer's script, written and run through the harness's tools.
+      const decision = decideSpreadsheetBehaviour({ seed, noise, tendencyRates }, itemKey, entry.workbookCases, step.skill, effects, []);
+      const script = renderSpreadsheetScript({ cases: decision.cases, active: decision.active, resultSheet: decision.resultSheet, paths: 'command-line' });
+      const work = planSpreadsheetAgentStep(step.reading, pairs, script);
+      const outcome = { knownQuestion: true, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+      if (work.kind === 'tool') {
+        const toolCallId = `call_sim_${hashHex(seed, 'spreadsheet-agent', work.action, JSON.stringify(work.input), String(request.messages.length)).slice(0, 16)}`;
+        return { text: '', toolCalls: [{ toolCallId, toolName: work.toolName, input: work.input }], metadata: { agentStep: work.action, ...outcome } };
+      }
+      text = work.text;
+      metadata = { agentStep: 'answer', ...outcome, savedWorkbooks: work.saved };
+    } else {
+      const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, step.skill, effects);
+      text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], step.afterTools);
+      metadata = { agentStep: 'answer', knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+    }
     if (step.structuredOutput === undefined) return { text, metadata };
     const toolCallId = `call_sim_${hashHex(seed, 'structured-output', itemKey, skillHash).slice(0, 16)}`;
     return {

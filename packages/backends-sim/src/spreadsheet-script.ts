@@ -5,8 +5,9 @@ import type { WorkbookCase, WorkbookCell, WorkbookValue } from './workbook-answe
  * The Python script the simulated target writes for a spreadsheet task: openpyxl code that tells
  * which of the task's input workbooks it was given from their contents, writes that case's answer
  * values and saves the workbook. Each active failure class is a plain line of the script's `write`
- * function, so a reader of the code sees the fault; the logic comes after the case table, so a
- * trajectory cut in its middle still shows it.
+ * function, so a reader of the code sees the fault. In a reply the logic comes after the case
+ * table, so a trajectory cut in its middle still shows it; an agent's script file has its functions
+ * first, since an env that shows a long file shows its head.
  */
 
 /** A value as a Python expression of the same type. */
@@ -76,6 +77,12 @@ export interface SpreadsheetScriptOptions {
   active: readonly SpreadsheetFailureClass[];
   /** The sheet a `wrong-sheet` script writes to (one the answers do not use). */
   resultSheet: string;
+  /**
+   * Where INPUT_PATH and OUTPUT_PATH come from: `defined` (the chat env defines them before running
+   * the code) or `command-line` (an agent's script file, run as `python3 solve.py <input> <output>`;
+   * it creates the output's folder when missing). Default `defined`.
+   */
+  paths?: 'defined' | 'command-line';
 }
 
 function writeFunction(options: SpreadsheetScriptOptions): string[] {
@@ -102,20 +109,19 @@ function writeFunction(options: SpreadsheetScriptOptions): string[] {
 
 /** The whole script, ending in a newline. */
 export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): string {
-  const imports = ['import datetime', '', 'import openpyxl'];
+  const fromCommandLine = options.paths === 'command-line';
+  const imports = fromCommandLine ? ['import datetime', 'import os', 'import sys', '', 'import openpyxl'] : ['import datetime', '', 'import openpyxl'];
   if (options.active.includes('off-by-one-range')) imports.push('from openpyxl.utils.cell import coordinate_from_string');
+  if (fromCommandLine) imports.push('', 'INPUT_PATH, OUTPUT_PATH = sys.argv[1], sys.argv[2]');
   const functions = [...MATCHING, '', ''];
   if (options.active.includes('formula-not-value')) functions.push(...AS_FORMULA, '', '');
   functions.push(...writeFunction(options));
+  const table = ['# The input workbooks this task comes with: the cells that tell each one apart, and its answers.', ...caseTable(options.cases)];
   return [
     '# Written by the SkillOpt simulated model: the answers come from its SIMULATED KNOWLEDGE of this task.',
     ...imports,
     '',
-    '# The input workbooks this task comes with: the cells that tell each one apart, and its answers.',
-    ...caseTable(options.cases),
-    '',
-    '',
-    ...functions,
+    ...(fromCommandLine ? ['', ...functions, '', '', ...table] : [...table, '', '', ...functions]),
     '',
     '',
     'values = openpyxl.load_workbook(INPUT_PATH, data_only=True)',
@@ -124,6 +130,7 @@ export function renderSpreadsheetScript(options: SpreadsheetScriptOptions): stri
     'workbook = openpyxl.load_workbook(INPUT_PATH)',
     'for sheet_name, cell, value in case["answers"]:',
     '    write(workbook, sheet_name, cell, value)',
+    ...(fromCommandLine ? ['os.makedirs(os.path.dirname(OUTPUT_PATH) or ".", exist_ok=True)'] : []),
     'workbook.save(OUTPUT_PATH)',
     '',
   ].join('\n');

@@ -148,7 +148,8 @@ function withRequiredFilled(tool: ToolDefinition, input: Record<string, unknown>
   return input;
 }
 
-function shellQuoted(path: string): string {
+/** A path as one shell word: bare when it is plain, else single-quoted. */
+export function shellQuoted(path: string): string {
   return /^[\w./~-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -163,6 +164,11 @@ function shellCall(shell: ShellTool, command: string, purpose: string): { tool: 
     tool: shell.tool,
     input: withRequiredFilled(shell.tool, { [shell.commandProperty]: shell.commandIsArgv ? ['bash', '-lc', command] : command }, purpose),
   };
+}
+
+/** The shell call that runs `command`, or undefined when the request offers no shell. */
+export function runCommandCall(tools: AgentTools, command: string, purpose: string): { tool: ToolDefinition; input: Record<string, unknown> } | undefined {
+  return tools.shell === undefined ? undefined : shellCall(tools.shell, command, purpose);
 }
 
 /**

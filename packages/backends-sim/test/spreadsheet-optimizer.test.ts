@@ -6,6 +6,7 @@ import { agentOptimizerRequest, reflect } from '@skillopt/optimizer';
 import { createAnswerKey, createSimulatedModel, DEFAULT_TENDENCY_RATES, readSkillRules, SPREADSHEET_FAILURE_CLASSES, type FailureClass } from '../src/index';
 import { diagnoseSpreadsheetTrajectory } from '../src/spreadsheet-diagnosis';
 import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
+import { agentScript, SPREADSHEET_AGENT_PROMPT, taskFile } from './spreadsheet-agent-helpers';
 import { runScripts, scriptOf, SPREADSHEET_INITIAL_SKILL, spreadsheetItems, userPrompt, writeScript, type SpreadsheetItem } from './spreadsheet-helpers';
 
 // The simulated optimizer reading failed spreadsheet trajectories: the target's real scripts, run
@@ -71,6 +72,32 @@ async function failedRollout(model: ChatModel, item: SpreadsheetItem): Promise<S
   };
 }
 
+/**
+ * A failed agent rollout as env-spreadsheetbench's agent mode records it: the prompt with task.md,
+ * the closing paragraph followed by the scripts left in the workspace, and the evaluation (the same
+ * faults as the chat script's).
+ */
+async function failedAgentRollout(model: ChatModel, item: SpreadsheetItem): Promise<ScoredRollout> {
+  const script = await agentScript(model, item, SPREADSHEET_INITIAL_SKILL);
+  const { text, passed } = evaluation(item, scriptOf(await writeScript(model, SPREADSHEET_INITIAL_SKILL, item)));
+  const closing = 'I wrote solve.py and ran it with python3: it saved outputs/1.xlsx, outputs/2.xlsx and outputs/3.xlsx.';
+  return {
+    status: 'scored',
+    id: item.item.id,
+    taskType: 'cell_level',
+    hard: 0,
+    soft: passed / item.cases.length,
+    prediction: `${passed} of ${item.cases.length} cases passed`,
+    trajectory: {
+      turns: [
+        { role: 'user', content: `${SPREADSHEET_AGENT_PROMPT}\n\ntask.md:\n\n${taskFile(item)}` },
+        { role: 'assistant', content: `${closing}\n\nThe scripts the agent left in its workspace:\n\nsolve.py:\n\`\`\`python\n${script}\`\`\`` },
+        { role: 'environment', content: text },
+      ],
+    },
+  };
+}
+
 const optimizer = (harmfulRuleRate = 0) => createSimulatedModel({ role: 'optimizer', seed: 5, harmfulRuleRate });
 
 async function proposedRules(results: readonly ScoredRollout[], harmfulRuleRate = 0): Promise<string[]> {
@@ -93,6 +120,13 @@ describe('the simulated optimizer on spreadsheet trajectories', () => {
     const rules = await proposedRules(results);
     expect(rules.length).toBeGreaterThanOrEqual(1);
     // The answer classes are not misread in a script (no answer tag is missing from it).
+    expect(rules.map((rule) => [...readSkillRules(rule).fixes])).toEqual(rules.map(() => [failureClass]));
+  });
+
+  it.each(SPREADSHEET_FAILURE_CLASSES)('reads %s off the solve.py of failed agent trajectories, as the agent mode records them', async (failureClass) => {
+    const results = await Promise.all(items.slice(0, 3).map((item) => failedAgentRollout(only(failureClass), item)));
+    const rules = await proposedRules(results);
+    expect(rules.length).toBeGreaterThanOrEqual(1);
     expect(rules.map((rule) => [...readSkillRules(rule).fixes])).toEqual(rules.map(() => [failureClass]));
   });
 

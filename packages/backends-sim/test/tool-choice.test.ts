@@ -144,4 +144,23 @@ describe("the simulator's tool choice on the real CLIs' tool lists", () => {
       input: { cmd: `cat ${WORKSPACE}/.agents/skills/skillopt-target/SKILL.md` },
     });
   });
+
+  it('takes a read whose shell reports a non-zero exit as failed and tries once more, but reads a file that only mentions an exit code', () => {
+    const codexMessages: Message[] = [
+      { role: 'system', content: `<environment_context><cwd>${WORKSPACE}</cwd></environment_context>` },
+      { role: 'user', content: 'Read `task.md` and answer.' },
+    ];
+    const round = (id: string, output: string): Message[] => [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: id, toolName: 'exec_command', input: { cmd: 'cat task.md' } }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: id, toolName: 'exec_command', output }] },
+    ];
+    const refused = 'Chunk ID: 8c\nWall time: 0.0 seconds\nProcess exited with code 1\nOutput:\nbwrap: execvp codex-linux-sandbox: No such file or directory\n';
+    const afterRefusal = [...codexMessages, ...round('c1', refused)];
+    expect(planAgentStep(afterRefusal, CODEX_TOOLS)).toMatchObject({ kind: 'read', file: 'task.md', input: { cmd: 'cat task.md' } });
+    const gaveUp = planAgentStep([...afterRefusal, ...round('c2', refused)], CODEX_TOOLS);
+    expect(gaveUp?.kind === 'answer' ? [...gaveUp.reading.filesRead.keys()] : gaveUp).toEqual([]);
+    const mentions = 'Process exited with code 0\nOutput:\nWhy does the job end with "exit code: 1"?\n';
+    const read = planAgentStep([...codexMessages, ...round('c1', mentions)], CODEX_TOOLS);
+    expect(read?.kind === 'answer' ? read.reading.filesRead.get('task.md') : read).toBe('Why does the job end with "exit code: 1"?');
+  });
 });
