@@ -1,5 +1,6 @@
 // @skillopt/env-spreadsheetbench: spreadsheet tasks solved by a model-written Python script, run in
-// a bubblewrap sandbox on every test case and scored cell by cell against the answer workbooks.
+// a bubblewrap sandbox on every test case, or by an agent on copies of the inputs, and scored cell
+// by cell against the answer workbooks.
 import type { Environment, PackageManifest } from '@skillopt/contract';
 import { spreadsheetBenchConfigSchema, type SpreadsheetBenchConfig, type SpreadsheetBenchConfigInput } from './config.js';
 import { createSpreadsheetBenchEnvironment, SPREADSHEETBENCH_ENVIRONMENT_ID } from './environment.js';
@@ -39,7 +40,7 @@ export const manifest: PackageManifest<'env', SpreadsheetBenchConfig> = {
   specificationVersion: 'v1',
   configSchema: spreadsheetBenchConfigSchema,
   description:
-    'SpreadsheetBench: a model-written openpyxl script per task, run in a bubblewrap sandbox on every test case; soft = cases passed / cases, hard = all passed.',
+    'SpreadsheetBench: a model-written openpyxl script per task run in a bubblewrap sandbox on every test case, or an agent (its harness sandboxed too) saving the workbooks itself; soft = cases passed / cases, hard = all passed.',
 };
 
 /** The package's factory: `config` is the run config's `env` section. */
