@@ -7,7 +7,7 @@ import type { TaskItem, ToolDefinition } from '@skillopt/contract';
 import OpenAI from 'openai';
 import { createSimulatedModel, createSimulatorServer, type SimulatorServer } from '../src/index';
 import { createAnswerKey } from '../src/answer-key';
-import { CLAUDE_CODE_TOOLS, CLAUDE_STRUCTURED_OUTPUT_TOOL, CODEX_TOOLS, OPENCODE_TOOLS, PI_TOOLS } from './cli-tool-lists';
+import { CLAUDE_CODE_TOOLS, CLAUDE_STRUCTURED_OUTPUT_TOOL, codexResponsesTools, OPENCODE_TOOLS, PI_TOOLS } from './cli-tool-lists';
 import { GOOD_SKILL, hardScore, INITIAL_SKILL, syntheticItems, systemPrompt, userPrompt } from './helpers';
 
 const items = syntheticItems();
@@ -176,13 +176,7 @@ describe('the simulator as an agent model, end to end on each wire', () => {
         const stream = await client.responses.create({
           model: 'sim-target',
           input,
-          tools: CODEX_TOOLS.map((tool) => ({
-            type: 'function' as const,
-            name: tool.name,
-            description: tool.description,
-            parameters: tool.inputSchema,
-            strict: false,
-          })),
+          tools: codexResponsesTools(),
           tool_choice: 'auto',
           parallel_tool_calls: true,
           store: false,

@@ -255,3 +255,14 @@ export function recordedShellCalls(): Record<'claude' | 'codex' | 'copilot' | 'o
     pi: call(at(pi, 'name'), at(pi, 'arguments')),
   };
 }
+
+/** The tools as Codex sends them to the Responses API: function tools, not strict. */
+export function codexResponsesTools() {
+  return CODEX_TOOLS.map((tool) => ({
+    type: 'function' as const,
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.inputSchema,
+    strict: false,
+  }));
+}

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatModel, Message, ToolCall } from '@skillopt/contract';
 import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
-import { SYSTEM_PYTHON, type SpreadsheetItem } from './spreadsheet-helpers';
+import { SYSTEM_PYTHON, type SpreadsheetItem, taskStatement } from './spreadsheet-helpers';
 
 /**
  * What SpreadsheetBench's agent mode gives a harness (issue #24): the prompt on stdin, and task.md
@@ -26,16 +26,7 @@ export function caseNames(item: SpreadsheetItem): string[] {
 /** task.md as the env writes it: the chat prompt's instruction and preview, then the pairs to turn. */
 export function taskFile(item: SpreadsheetItem): string {
   return [
-    '# Instruction',
-    '',
-    item.item.question as string,
-    '',
-    'Instruction type: Cell-Level Manipulation',
-    `Answer position: ${item.answerPosition}`,
-    '',
-    '# Input workbook preview',
-    '',
-    'A1=Name | B1=First | C1=Second | D1=Total',
+    ...taskStatement(item),
     '',
     '# Task',
     '',

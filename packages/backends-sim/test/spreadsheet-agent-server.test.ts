@@ -6,7 +6,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { createAnswerKey, createSimulatorServer, DEFAULT_TENDENCY_RATES, readSkillRules, type SimulatorServer } from '../src/index';
 import { decideSpreadsheetBehaviour } from '../src/spreadsheet-target';
-import { CLAUDE_CODE_TOOLS, CODEX_TOOLS } from './cli-tool-lists';
+import { CLAUDE_CODE_TOOLS, codexResponsesTools } from './cli-tool-lists';
 import { buildInputWorkbooks, checkOutputs, requireSystemOpenpyxl, SPREADSHEET_AGENT_PROMPT, spreadsheetWorkspace } from './spreadsheet-agent-helpers';
 import { FOUR_RULE_SKILL, SPREADSHEET_INITIAL_SKILL, spreadsheetItems, type SpreadsheetItem } from './spreadsheet-helpers';
 
@@ -166,13 +166,7 @@ async function codexRun(skill: string) {
     const stream = await client.responses.create({
       model: 'sim-target',
       input,
-      tools: CODEX_TOOLS.map((tool) => ({
-        type: 'function' as const,
-        name: tool.name,
-        description: tool.description,
-        parameters: tool.inputSchema,
-        strict: false,
-      })),
+      tools: codexResponsesTools(),
       stream: true,
     });
     const calls: OpenAI.Responses.ResponseFunctionToolCall[] = [];

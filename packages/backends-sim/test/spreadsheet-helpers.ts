@@ -50,7 +50,8 @@ export function reference(index: number, spreadsheetCase: SpreadsheetCase): stri
   return JSON.stringify({ format: 'skillopt.workbook-answer/v1', case: String(index + 1), identify: spreadsheetCase.identify, cells: spreadsheetCase.answers });
 }
 
-export function userPrompt(item: SpreadsheetItem): string {
+/** The instruction, answer position and preview, as the env states a task in every mode. */
+export function taskStatement(item: SpreadsheetItem): string[] {
   return [
     '# Instruction',
     '',
@@ -62,6 +63,12 @@ export function userPrompt(item: SpreadsheetItem): string {
     '# Input workbook preview',
     '',
     'A1=Name | B1=First | C1=Second | D1=Total',
+  ];
+}
+
+export function userPrompt(item: SpreadsheetItem): string {
+  return [
+    ...taskStatement(item),
     '',
     '# Task',
     '',
