@@ -24,7 +24,11 @@ const REAL_DATA = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'dat
 const TASK_ID = '39180';
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
-/** Python (without single quotes, so it fits in `python3 -c '…'`) printing what it finds as JSON. */
+/**
+ * Python (without single quotes, so it fits in `python3 -c '…'`) printing as JSON every workbook and
+ * task folder (named by the task's id) outside its working directory, and which known answer
+ * paths it could open.
+ */
 function searchCode(taskId: string, knownPaths: readonly string[]): string {
   return [
     'import json, os',
@@ -32,7 +36,7 @@ function searchCode(taskId: string, knownPaths: readonly string[]): string {
     'found = []',
     'for top in [entry for entry in os.listdir("/") if entry not in ("proc", "sys", "dev")]:',
     '    for folder, folders, files in os.walk("/" + top):',
-    `        found += [os.path.join(folder, name) for name in files + folders if (name.endswith(".xlsx") or "${taskId}" in name) and not os.path.join(folder, name).startswith(here)]`,
+    `        found += [os.path.join(folder, name) for name in files + folders if (name.endswith(".xlsx") or name == "${taskId}") and not os.path.join(folder, name).startswith(here)]`,
     'readable = []',
     `for known in ${JSON.stringify(knownPaths)}:`,
     '    try:',
