@@ -8,10 +8,10 @@ describe('the package entry', () => {
     expect(entry.manifest).toMatchObject({ kind: 'env', id: 'spreadsheetbench', specificationVersion: 'v1' });
   });
 
-  it('creates a chat-target environment with the two task types and our initial skill', async () => {
+  it('creates an environment for chat and agent targets with its task types and our initial skill', async () => {
     const environment = entry.createEnvironment(realTasksConfig({}));
     expect(isEnvironment(environment)).toBe(true);
-    expect(environment.targetKinds).toEqual(['chat']);
+    expect(environment.targetKinds).toEqual(['chat', 'agent']);
     expect(environment.taskTypes).toEqual(['cell_level', 'sheet_level', 'other']);
     const skill = await environment.initialSkill();
     expect(skill).toMatch(/^# Solving spreadsheet tasks with a Python script/);
