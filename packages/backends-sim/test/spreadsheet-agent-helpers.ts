@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ChatModel, Message, ToolCall } from '@skillopt/contract';
 import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
-import { SYSTEM_PYTHON, type SpreadsheetItem, taskStatement } from './spreadsheet-helpers';
+import { SYSTEM_PYTHON, type SpreadsheetItem, taskStatement, WORKBOOK_VALUE_CODECS } from './spreadsheet-helpers';
 
 /**
  * What SpreadsheetBench's agent mode gives a harness (issue #24): the prompt on stdin, and task.md
@@ -84,13 +84,7 @@ const BUILD_INPUTS = `
 import datetime, json, os, sys
 import openpyxl
 
-def decode(value):
-    if isinstance(value, dict) and "datetime" in value:
-        return datetime.datetime.fromisoformat(value["datetime"])
-    if isinstance(value, dict) and "time" in value:
-        return datetime.time.fromisoformat(value["time"])
-    return value
-
+${WORKBOOK_VALUE_CODECS}
 for job in json.load(sys.stdin):
     workbook = openpyxl.Workbook()
     workbook.remove(workbook.active)
@@ -105,13 +99,7 @@ const READ_OUTPUTS = `
 import datetime, json, os, sys
 import openpyxl
 
-def encode(value):
-    if isinstance(value, datetime.datetime):
-        return {"datetime": value.isoformat()}
-    if isinstance(value, datetime.time):
-        return {"time": value.isoformat()}
-    return value
-
+${WORKBOOK_VALUE_CODECS}
 results = []
 for job in json.load(sys.stdin):
     if not os.path.exists(job["path"]):

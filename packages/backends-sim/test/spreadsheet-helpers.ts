@@ -138,6 +138,22 @@ export interface ScriptRun {
   spreadsheetCase: SpreadsheetCase;
 }
 
+/** Python: the workbook answer format's values (`{"datetime": …}`, `{"time": …}`) to and from openpyxl's. */
+export const WORKBOOK_VALUE_CODECS = `def decode(value):
+    if isinstance(value, dict) and "datetime" in value:
+        return datetime.datetime.fromisoformat(value["datetime"])
+    if isinstance(value, dict) and "time" in value:
+        return datetime.time.fromisoformat(value["time"])
+    return value
+
+def encode(value):
+    if isinstance(value, datetime.datetime):
+        return {"datetime": value.isoformat()}
+    if isinstance(value, datetime.time):
+        return {"time": value.isoformat()}
+    return value
+`;
+
 export interface CaseResult {
   /** The execution error, if the script failed. */
   error?: string;
@@ -151,20 +167,7 @@ const HARNESS = `
 import datetime, json, os, sys, tempfile
 import openpyxl
 
-def decode(value):
-    if isinstance(value, dict) and "datetime" in value:
-        return datetime.datetime.fromisoformat(value["datetime"])
-    if isinstance(value, dict) and "time" in value:
-        return datetime.time.fromisoformat(value["time"])
-    return value
-
-def encode(value):
-    if isinstance(value, datetime.datetime):
-        return {"datetime": value.isoformat()}
-    if isinstance(value, datetime.time):
-        return {"time": value.isoformat()}
-    return value
-
+${WORKBOOK_VALUE_CODECS}
 def comparable(value):
     # As the evaluator: numbers (and numeric-looking strings) rounded to two places, "" as None.
     if isinstance(value, bool):
