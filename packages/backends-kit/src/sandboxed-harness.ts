@@ -1,9 +1,10 @@
 import { existsSync, openSync, readSync, closeSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import {
   AGENT_CLI_SANDBOX_LIMITS,
   buildChildEnvironment,
+  commandNotFoundError,
   createBubblewrapSandbox,
   findExecutable,
   type ProcessResult,
@@ -107,14 +108,7 @@ interface HarnessInstall {
  */
 function locateHarnessInstall(command: string, searchPath: string | undefined, provider: string): HarnessInstall {
   const found = command.includes('/') ? path.resolve(command) : findExecutable(command, searchPath);
-  if (found === undefined || !existsSync(found))
-    throw new ProviderError({
-      code: ERROR_CODES.processCrashed,
-      provider,
-      retryable: false,
-      message: `could not start "${command}": the command was not found (is it installed, and on the PATH the process is given?)`,
-      details: { command },
-    });
+  if (found === undefined || !existsSync(found)) throw commandNotFoundError(command, provider);
   const real = realpathSync(found);
   const readOnlyPaths = [installRoot(real)];
   const interpreter = nodeInterpreterOf(real, searchPath);

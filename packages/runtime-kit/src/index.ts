@@ -21,7 +21,7 @@ export { buildChildEnvironment } from './child-environment.js';
 export { createLineSplitter, type LineSplitter } from './line-splitter.js';
 export { createJsonLinesParser, type JsonLinesParser, type JsonLinesResult, type MalformedJsonLine, parseJsonLines } from './json-lines.js';
 export { OutputTail } from './output-tail.js';
-export { type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';
+export { commandNotFoundError, type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';
 
 // Running generated code: bubblewrap, or the explicit opt-out
 export { type BubblewrapSandboxOptions, createBubblewrapSandbox } from './bubblewrap-sandbox.js';

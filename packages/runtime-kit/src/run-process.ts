@@ -287,15 +287,27 @@ async function startRetryingWhileTextBusy(startOnce: () => Promise<ProcessResult
   }
 }
 
+const COMMAND_NOT_FOUND = 'the command was not found (is it installed, and on the PATH the process is given?)';
+
+/** A command that is not there: trying again cannot help. Also for a caller that looks the command up before starting it. */
+export function commandNotFoundError(command: string, provider: string, cause?: unknown): ProviderError {
+  return new ProviderError({
+    code: ERROR_CODES.processCrashed,
+    provider,
+    retryable: false,
+    message: `could not start "${command}": ${COMMAND_NOT_FOUND}`,
+    ...(cause === undefined ? {} : { cause }),
+    details: { command, ...(cause === undefined ? {} : { errno: 'ENOENT' }) },
+  });
+}
+
 function startFailure(command: string, cwd: string | undefined, provider: string, error: unknown): ProviderError {
   const errno = (error as { code?: unknown }).code;
   let reason: string;
-  if (errno === 'ENOENT')
-    reason =
-      cwd !== undefined && !existsSync(cwd)
-        ? `its working directory ${cwd} does not exist`
-        : 'the command was not found (is it installed, and on the PATH the process is given?)';
-  else if (errno === 'EACCES') reason = 'the command is not executable (EACCES)';
+  if (errno === 'ENOENT') {
+    if (cwd === undefined || existsSync(cwd)) return commandNotFoundError(command, provider, error);
+    reason = `its working directory ${cwd} does not exist`;
+  } else if (errno === 'EACCES') reason = 'the command is not executable (EACCES)';
   else reason = error instanceof Error ? error.message : String(error);
   return new ProviderError({
     code: ERROR_CODES.processCrashed,
