@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { ERROR_CODES, ProviderError } from '@skillopt/contract';
 import { abortReason, sleep } from './abortable-wait.js';
@@ -13,8 +15,12 @@ import { OutputTail } from './output-tail.js';
 export interface RunProcessOptions {
   command: string;
   args?: readonly string[];
-  /** Written to the child's stdin, which is then closed. Absent: stdin is /dev/null. */
-  stdin?: string;
+  /**
+   * The child's stdin. A string is written and stdin closed. An async iterable is written chunk by
+   * chunk as it yields (waiting for the pipe to drain), and stdin is closed when it ends: the way
+   * to talk to a long-lived child over a line protocol. Absent: stdin is /dev/null.
+   */
+  stdin?: string | AsyncIterable<string>;
   cwd?: string;
   /**
    * The variables of this process's environment the child inherits; nothing else is passed, so
@@ -251,7 +257,8 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
         // A child that exits without reading its input makes the write fail with EPIPE; that is its
         // business and shows in its exit status.
         child.stdin.on('error', () => undefined);
-        child.stdin.end(options.stdin);
+        if (typeof options.stdin === 'string') child.stdin.end(options.stdin);
+        else void writeAsItComes(child.stdin, options.stdin, () => exited);
       }
       if (options.timeoutMs !== undefined)
         timers.push(
@@ -264,6 +271,19 @@ export function runProcess(options: RunProcessOptions): Promise<ProcessResult> {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   return startRetryingWhileTextBusy(startOnce, signal);
+}
+
+/** Writes each chunk of `chunks` to `stream`, waiting for it to drain, and ends it; stops once the child has exited. */
+async function writeAsItComes(stream: Writable, chunks: AsyncIterable<string>, hasExited: () => boolean): Promise<void> {
+  try {
+    for await (const chunk of chunks) {
+      if (hasExited() || stream.destroyed) return;
+      if (!stream.write(chunk)) await once(stream, 'drain');
+    }
+  } catch {
+    // An input source that fails ends the input; the child sees end of file, as after a normal end.
+  }
+  if (!stream.destroyed) stream.end();
 }
 
 /**

@@ -56,6 +56,33 @@ describe('runProcess', () => {
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('holds a conversation over stdin: each request is written only after the reply to the last one, and the end closes stdin', async () => {
+    const replies: string[] = [];
+    let answered: (() => void) | undefined;
+    async function* requests(): AsyncGenerator<string> {
+      for (const word of ['first', 'second']) {
+        const reply = new Promise<void>((resolve) => (answered = resolve));
+        yield `${word}\n`;
+        await reply;
+      }
+    }
+    const result = await runProcess({
+      command: node,
+      args: [
+        '-e',
+        'let count = 0; require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => console.log(++count + ":" + line.toUpperCase())).on("close", () => console.log("closed"));',
+      ],
+      stdin: requests(),
+      onStdoutLine: (line) => {
+        replies.push(line);
+        answered?.();
+      },
+      timeoutMs: 20_000,
+    });
+    expect(replies).toEqual(['1:FIRST', '2:SECOND', 'closed']);
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+  });
+
   it('gives the child /dev/null as stdin when there is no prompt, so it never waits for input', async () => {
     const result = await runProcess({
       command: node,
