@@ -21,7 +21,7 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'docvqa', published: true },
     { id: 'officeqa', published: true },
     { id: 'spreadsheetbench', published: true },
-    { id: 'alfworld', published: false },
+    { id: 'alfworld', published: true },
   ],
   backend: [
     { id: 'sim', published: true },

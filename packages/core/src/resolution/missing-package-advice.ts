@@ -3,7 +3,7 @@ import { nearestWord } from '../config/did-you-mean.js';
 import { listOf } from './list-of.js';
 import { conventionalPackageNames } from './package-candidates.js';
 import { installedPackageNames, shortNameOf } from './installed-package-names.js';
-import { FIRST_PARTY_PACKAGES } from './known-package-names.js';
+import { FIRST_PARTY_PACKAGES, type FirstPartyPackage } from './known-package-names.js';
 
 /** What to tell a user whose env or backend name resolved to nothing. */
 export interface MissingPackageAdvice {
@@ -23,12 +23,16 @@ const KIND_WORDS: Record<PackageKind, string> = { env: 'env', backend: 'backend'
  * installed; a name near nothing gets an `npm install` worded as what it is — a guess that it may
  * be a third-party package — so that no message asserts a package exists that may not.
  */
-export function adviseMissingPackage(kind: PackageKind, name: string, searchDirectories: readonly string[]): MissingPackageAdvice {
+export function adviseMissingPackage(
+  kind: PackageKind,
+  name: string,
+  searchDirectories: readonly string[],
+  firstParty: readonly FirstPartyPackage[] = FIRST_PARTY_PACKAGES[kind],
+): MissingPackageAdvice {
   const word = KIND_WORDS[kind];
   const given = name.trim();
   const conventional = shortNameOf(given);
   const shortName = conventional?.kind === kind ? conventional.shortName : given.startsWith('@') ? undefined : given;
-  const firstParty = FIRST_PARTY_PACKAGES[kind];
   const installed = installedPackageNames(kind, searchDirectories);
   const ownPackageName = (id: string) => conventionalPackageNames(kind, id)[0] as string;
 

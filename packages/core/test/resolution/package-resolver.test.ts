@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, interpretPackageName, type PackageResolverOptions } from '../../src/resolution/index';
+import { FIRST_PARTY_PACKAGES } from '../../src/resolution/known-package-names';
+import { adviseMissingPackage } from '../../src/resolution/missing-package-advice';
 
 let root: string;
 let project: string;
@@ -169,19 +171,25 @@ describe('createPackageResolver', () => {
     expect(full.details).toMatchObject({ didYouMean: 'anthropic', installCommand: 'npm install @skillopt/backends-anthropic' });
   });
 
-  it('never suggests installing a first-party package that is planned but not published', async () => {
+  it('never suggests installing a first-party package that is planned but not published', () => {
+    const planned = [...FIRST_PARTY_PACKAGES.env, { id: 'webarena', published: false }];
+    const near = adviseMissingPackage('env', 'webaren', [], planned);
+    expect(near.sentences.join(' ')).toContain('Did you mean "webarena"? @skillopt/env-webarena is planned but not published yet.');
+    expect(near.sentences.join(' ')).not.toContain('npm install');
+    const exact = adviseMissingPackage('env', 'webarena', [], planned);
+    expect(exact.sentences.join(' ')).toContain('@skillopt/env-webarena is a planned first-party env that is not published yet');
+    expect(exact.sentences.join(' ')).not.toContain('npm install');
+    expect(exact).not.toHaveProperty('installCommand');
+  });
+
+  it('suggests the npm install of @skillopt/env-alfworld, now that it is published', async () => {
     const near = await failureOf(resolverFor().resolveEnvironmentPackage('alfworl'));
-    expect(near.message).toContain('Did you mean "alfworld"? @skillopt/env-alfworld is planned but not published yet.');
-    expect(near.message).not.toContain('npm install');
-    const exact = await failureOf(resolverFor().resolveEnvironmentPackage('alfworld'));
-    expect(exact.message).toContain('@skillopt/env-alfworld is a planned first-party env that is not published yet');
-    expect(exact.message).not.toContain('npm install');
-    expect(exact.details).not.toHaveProperty('installCommand');
+    expect(near.details).toMatchObject({ didYouMean: 'alfworld', installCommand: 'npm install @skillopt/env-alfworld' });
   });
 
   it('words the npm install of a name near nothing as a third-party guess', async () => {
     const error = await failureOf(resolverFor().resolveEnvironmentPackage('my-benchmark'));
-    expect(error.message).toContain("SkillOpt's own envs are searchqa, livemath, docvqa, officeqa and spreadsheetbench.");
+    expect(error.message).toContain("SkillOpt's own envs are searchqa, livemath, docvqa, officeqa, spreadsheetbench and alfworld.");
     expect(error.message).toContain(
       'If it is a third-party package, install it in your project under its published name, e.g. npm install skillopt-env-my-benchmark',
     );
