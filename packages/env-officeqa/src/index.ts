@@ -28,6 +28,9 @@ export {
   parseListField,
 } from './items.js';
 export { buildSystemPrompt, buildUserPrompt, TASK_INSTRUCTIONS } from './prompt.js';
+export { CUSTOM_HTTP_SEARCH_PROVIDER_ID, type CustomHttpSearchProviderOptions, createCustomHttpSearchProvider } from './custom-http-search-provider.js';
+export type { SearchProvider, SearchRequestOptions, SearchResult } from './search-provider.js';
+export { parseSearchResponse } from './search-response.js';
 export {
   DEFAULT_READ_LINES,
   globToRegExp,
