@@ -30,6 +30,8 @@ import { scoreOfficeQaReply, type OfficeQaScore } from './evaluator.js';
 import initialSkillText from './initial-skill.md';
 import { OFFICEQA_TASK_TYPES, officeQaItemMapper, type OfficeQaTaskItem } from './items.js';
 import { AGENT_TASK_NOTES, buildSystemPrompt, buildUserPrompt } from './prompt.js';
+import { checkSearchSetup, type OfficeQaEnvironmentOptions, searchForRollout } from './search-setup.js';
+import { createSearchSession, SEARCH_TOOL, type SearchSession } from './search-tool.js';
 import { OFFICEQA_TOOLS, runOfficeQaTool } from './tools.js';
 
 /** The env's id: what `env.name` says in a config. */
@@ -133,13 +135,42 @@ async function rolloutOfficeQaItemOnAgent(
  * token F1 (soft). A model still calling tools on its last allowed call fails the item ("turn limit
  * reached", scored 0: a task outcome). Errors of the target, the run's abort and the item's
  * `exec_timeout` (a retryable provider-timeout) propagate: they are never scored.
+ * In online mode the chat model also gets the `search` tool (at most `max_queries_per_turn` searches
+ * a turn); a failure of the search provider propagates like the model's.
  */
-export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> {
+export async function rolloutOfficeQaItem(
+  config: OfficeQaConfig,
+  taskItem: TaskItem,
+  context: RolloutContext,
+  options: OfficeQaEnvironmentOptions = {},
+): Promise<RolloutResult> {
   const { target, signal, skill } = context;
   signal.throwIfAborted();
-  if (target.kind === 'agent') return rolloutOfficeQaItemOnAgent(config, asOfficeQaItem(taskItem), target.runner, context);
+  if (target.kind === 'agent') {
+    if (config.search_mode === 'online')
+      throw new SkillOptError({
+        code: ERROR_CODES.configInvalid,
+        category: 'user',
+        message:
+          'invalid officeqa config: env.search_mode: online search is offered to chat targets only; an agent harness brings its own tools (and its own web access settings), so set search_mode: offline for an agent target',
+        details: { key: 'env.search_mode' },
+      });
+    return rolloutOfficeQaItemOnAgent(config, asOfficeQaItem(taskItem), target.runner, context);
+  }
   const model = chatTargetModel(target, 'officeqa', 'a chat model with tools');
   const item = asOfficeQaItem(taskItem);
+  const search = searchForRollout(config, options);
+  const session: SearchSession | undefined =
+    search === undefined
+      ? undefined
+      : createSearchSession({
+          provider: search.provider,
+          maxQueriesPerTurn: config.max_queries_per_turn,
+          maxResults: config.search_max_num_results,
+          maxOutputCharacters: config.max_tool_output_chars,
+          knownSecrets: search.knownSecrets,
+        });
+  const tools = session === undefined ? OFFICEQA_TOOLS : [...OFFICEQA_TOOLS, SEARCH_TOOL];
   const reference = item.references[0] as string;
   const started = Date.now();
   const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, `officeqa item ${item.id}: the tool loop`, item.id);
@@ -148,7 +179,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
     const documents = await abortable(locateItemDocuments(item.id, item.files, roots), deadline.signal);
     const userPrompt = buildUserPrompt(item.question, item.files, item.sourceDocs);
     const messages: Message[] = [
-      { role: 'system', content: buildSystemPrompt(skill) },
+      { role: 'system', content: buildSystemPrompt(skill, { search: session !== undefined }) },
       { role: 'user', content: userPrompt },
     ];
     const turns: TrajectoryTurn[] = [{ role: 'user', content: userPrompt }];
@@ -163,7 +194,7 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
       // The messages are copied: the conversation grows after the call, and a provider (or a test double) may keep the request.
       const reply = await generateBefore(
         model,
-        { messages: [...messages], tools: [...OFFICEQA_TOOLS], maxOutputTokens: config.max_completion_tokens, purpose: 'rollout' },
+        { messages: [...messages], tools: [...tools], maxOutputTokens: config.max_completion_tokens, purpose: 'rollout' },
         deadline.signal,
       );
       modelCalls += 1;
@@ -184,9 +215,14 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
       if (modelCalls >= config.max_tool_turns) break;
       messages.push(assistantToolCallMessage(reply.text, calls));
       const results = [];
+      session?.startTurn();
       for (const call of calls) {
         deadline.signal.throwIfAborted();
-        const outcome = await abortable(runOfficeQaTool(call, documents, config.max_tool_output_chars), deadline.signal);
+        const run =
+          session !== undefined && call.toolName === SEARCH_TOOL.name
+            ? session.run(call, deadline.signal)
+            : runOfficeQaTool(call, documents, config.max_tool_output_chars);
+        const outcome = await abortable(run, deadline.signal);
         toolCallCount += 1;
         if (outcome.isError) toolErrorCount += 1;
         results.push(toolResultPart(call, outcome));
@@ -203,7 +239,15 @@ export async function rolloutOfficeQaItem(config: OfficeQaConfig, taskItem: Task
       usage,
       durationMs,
     };
-    const details = { modelCalls, toolCalls: toolCallCount, toolErrors: toolErrorCount, finishReason, files: item.files };
+    const details = {
+      modelCalls,
+      toolCalls: toolCallCount,
+      toolErrors: toolErrorCount,
+      finishReason,
+      files: item.files,
+      searchMode: config.search_mode,
+      ...(session === undefined ? {} : { ...session.statistics, searchProvider: search?.provider.id }),
+    };
     if (finalReply === undefined) {
       const failureReason = `${TURN_LIMIT_REASON}: the model was still calling tools after ${modelCalls} model calls (max_tool_turns ${config.max_tool_turns}) and gave no answer`;
       turns.push({ role: 'environment', content: `Evaluation\nNo answer: ${failureReason}\nReference answer: ${JSON.stringify(reference)}\nVerdict: wrong` });
@@ -238,9 +282,13 @@ function documentFolders(config: Pick<OfficeQaConfig, 'corpus_dir' | 'data_dirs'
   return [...(config.corpus_dir.trim() === '' ? [] : [config.corpus_dir]), ...config.data_dirs];
 }
 
-/** The OfficeQA environment for a config section (validated here, so a raw object works too). */
-export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaConfig = {}): Environment {
+/**
+ * The OfficeQA environment for a config section (validated here, so a raw object works too). In
+ * online mode it checks now that search can run (an endpoint, its token variable set).
+ */
+export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaConfig = {}, options: OfficeQaEnvironmentOptions = {}): Environment {
   const parsed = parseOfficeQaConfig(input);
+  checkSearchSetup(parsed, options);
   // Document folders are resolved once, against the working directory at creation.
   const config: OfficeQaConfig = {
     ...parsed,
@@ -256,6 +304,6 @@ export function createOfficeQaEnvironment(input: OfficeQaConfigInput | OfficeQaC
     taskTypes: OFFICEQA_TASK_TYPES,
     initialSkill: async () => OFFICEQA_INITIAL_SKILL,
     loadSplit: (split) => splits.load(split),
-    rollout: (item, context) => rolloutOfficeQaItem(config, item, context),
+    rollout: (item, context) => rolloutOfficeQaItem(config, item, context, options),
   };
 }

@@ -3,6 +3,7 @@
 import type { Environment, PackageManifest } from '@skillopt/contract';
 import { officeQaConfigSchema, type OfficeQaConfig, type OfficeQaConfigInput } from './config.js';
 import { createOfficeQaEnvironment, OFFICEQA_ENVIRONMENT_ID } from './environment.js';
+import type { OfficeQaEnvironmentOptions } from './search-setup.js';
 
 export { type OfficeQaConfig, type OfficeQaConfigInput, officeQaConfigSchema, parseOfficeQaConfig } from './config.js';
 export { DocumentToolError, type ItemDocument, locateItemDocuments, MAX_DOCUMENT_BYTES, readDocumentText, resolveDocumentRoots } from './corpus.js';
@@ -27,7 +28,13 @@ export {
   type OfficeQaTaskType,
   parseListField,
 } from './items.js';
-export { buildSystemPrompt, buildUserPrompt, TASK_INSTRUCTIONS } from './prompt.js';
+export { buildSystemPrompt, buildUserPrompt, SEARCH_INSTRUCTIONS, TASK_INSTRUCTIONS } from './prompt.js';
+export { CUSTOM_HTTP_SEARCH_PROVIDER_ID, type CustomHttpSearchProviderOptions, createCustomHttpSearchProvider } from './custom-http-search-provider.js';
+export { SEARCH_MODES, type SearchMode } from './search-mode.js';
+export type { SearchProvider, SearchRequestOptions, SearchResult } from './search-provider.js';
+export { parseSearchResponse } from './search-response.js';
+export type { OfficeQaEnvironmentOptions } from './search-setup.js';
+export { renderSearchResults, SEARCH_TOOL, type SearchStatistics } from './search-tool.js';
 export {
   DEFAULT_READ_LINES,
   globToRegExp,
@@ -59,6 +66,6 @@ export const manifest: PackageManifest<'env', OfficeQaConfig> = {
 };
 
 /** The package's factory: `config` is the run config's `env` section. */
-export function createEnvironment(config: OfficeQaConfigInput | OfficeQaConfig = {}): Environment {
-  return createOfficeQaEnvironment(config);
+export function createEnvironment(config: OfficeQaConfigInput | OfficeQaConfig = {}, options: OfficeQaEnvironmentOptions = {}): Environment {
+  return createOfficeQaEnvironment(config, options);
 }

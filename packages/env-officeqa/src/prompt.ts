@@ -13,6 +13,10 @@ export const TASK_INSTRUCTIONS = [
   'When you are done, reply without calling a tool and put your final answer inside <answer></answer>.',
 ].join(' ');
 
+/** What the system prompt adds in online mode, and only then: the search tool and what it is for. */
+export const SEARCH_INSTRUCTIONS =
+  'You can also call `search` with one web-search query; it returns numbered results (title, URL, snippet), and only a few searches are allowed per turn. Use it to find which document or page holds a figure; take the figure itself from the documents.';
+
 /**
  * What an agent's prompt adds about the task (its `task.md` is the user message below): where the
  * documents are and that figures come from them.
@@ -20,10 +24,11 @@ export const TASK_INSTRUCTIONS = [
 export const AGENT_TASK_NOTES =
   'The documents it lists are in the documents folder beside it, under the same names; look figures up in them rather than relying on memory.';
 
-/** The system prompt: the skill (when there is one) under a heading, then the task instructions. */
-export function buildSystemPrompt(skill: string): string {
+/** The system prompt: the skill (when there is one) under a heading, then the task instructions (with the search tool's when it is offered). */
+export function buildSystemPrompt(skill: string, options: { search?: boolean } = {}): string {
   const trimmed = skill.trim();
-  return trimmed === '' ? TASK_INSTRUCTIONS : `# Skill\n\n${trimmed}\n\n# Task\n\n${TASK_INSTRUCTIONS}`;
+  const instructions = options.search === true ? `${TASK_INSTRUCTIONS} ${SEARCH_INSTRUCTIONS}` : TASK_INSTRUCTIONS;
+  return trimmed === '' ? instructions : `# Skill\n\n${trimmed}\n\n# Task\n\n${instructions}`;
 }
 
 /** The user message: `## Question`, `## Documents` (the item's file names) and `## Source hints` (its page URLs, when present). */

@@ -165,7 +165,7 @@ function listNames(documents: readonly ItemDocument[]): string {
 }
 
 /** Cuts a tool output to `maxCharacters`, with a visible note. */
-function capOutput(text: string, maxCharacters: number, note = ''): string {
+export function capOutput(text: string, maxCharacters: number, note = ''): string {
   if (text.length <= maxCharacters) return text;
   const cut = text.slice(0, maxCharacters);
   const atLine = cut.lastIndexOf('\n');

@@ -154,6 +154,12 @@ describe('config', () => {
       exec_timeout: 600,
       max_tool_output_chars: 8000,
       search_mode: 'offline',
+      search_provider: 'custom-http',
+      search_api_url: '',
+      search_auth_env: 'OFFICEQA_CUSTOM_SEARCH_AUTH',
+      max_queries_per_turn: 4,
+      search_max_num_results: 4,
+      search_timeout_seconds: 20,
     });
   });
 
@@ -161,7 +167,7 @@ describe('config', () => {
     expect(manifest.configSchema.safeParse({ ...FIXTURE_CONFIG, max_tool_turn: 3 }).success).toBe(false);
     expect(() => createEnvironment({ split_dir: FIXTURE_SPLIT_DIR })).toThrow(/env.corpus_dir: set corpus_dir or data_dirs/);
     expect(() => createEnvironment({ corpus_dir: 'c' })).toThrow(/env.split_dir: split_mode is split_dir/);
-    expect(() => createEnvironment({ ...FIXTURE_CONFIG, search_mode: 'custom_search' as 'offline' })).toThrow(/only 'offline' is supported/);
+    expect(() => createEnvironment({ ...FIXTURE_CONFIG, search_mode: 'azure_search' })).toThrow(/env.search_mode: "azure_search" .* is not ported/);
     expect(() => createEnvironment({ ...FIXTURE_CONFIG, max_tool_turns: 0 })).toThrow(
       expect.objectContaining({ code: ERROR_CODES.configInvalid, category: 'user' }),
     );
