@@ -39,8 +39,11 @@ export const alfWorldConfigSchema = z
      * it is taken as hung: stopped, and the game excluded as an infrastructure failure.
      */
     bridge_timeout_seconds: z.number().positive().default(120),
-    /** Seconds one whole game may take, model calls included; 0 = no limit. */
-    exec_timeout: z.number().nonnegative().default(0),
+    /**
+     * Seconds one target call (one step's choice) may take before it is abandoned as a retryable
+     * provider timeout; 0 = no limit. A game has no limit of its own: `max_steps` bounds it.
+     */
+    exec_timeout: z.number().nonnegative().default(120),
   })
   .superRefine((config, context) => checkSplitSettings(config, context));
 

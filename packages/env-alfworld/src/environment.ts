@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, type Environment, type RolloutContext, type RolloutResult, SkillOptError, type TaskItem } from '@skillopt/contract';
-import { chatTargetModel, createSplitSource, startItemDeadline } from '@skillopt/env-kit';
+import { chatTargetModel, createSplitSource } from '@skillopt/env-kit';
 import { writeFileAtomic } from '@skillopt/runtime-kit';
 import bridgeScript from './bridge/alfworld_bridge.py';
 import { BridgePool } from './bridge-pool.js';
@@ -126,17 +126,21 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
     }
     const { pool } = await ensureStarted();
     const started = Date.now();
-    const deadline = startItemDeadline(signal, config.exec_timeout * 1000, model, `alfworld game ${item.id}`, item.id);
-    const bridge = await pool.acquire(deadline.signal);
+    const bridge = await pool.acquire(signal);
     try {
       const episode = await playEpisode({
         bridge,
         load: { gamefile, dataRoot: dataRoot ?? '', seed: gameSeed(item.id, context.sampleIndex), maxSteps: config.max_steps, configFile },
         model,
         skill,
-        settings: { maxSteps: config.max_steps, historyLength: config.history_length, maxOutputTokens: config.max_completion_tokens },
-        signal: deadline.signal,
-        withCallSlot: (call) => callSlots.run(call, deadline.signal),
+        settings: {
+          maxSteps: config.max_steps,
+          historyLength: config.history_length,
+          maxOutputTokens: config.max_completion_tokens,
+          callTimeoutMs: config.exec_timeout * 1000,
+        },
+        signal,
+        withCallSlot: (call) => callSlots.run(call, signal),
       });
       const score = episode.won ? 1 : 0;
       const reference = await readReferenceText(gamefile);
@@ -161,9 +165,8 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
         },
       };
     } finally {
-      deadline.dispose();
-      // A bridge stopped by the deadline or an abort mid-request is not reused.
-      if (deadline.signal.aborted && bridge.usable) await bridge.kill();
+      // A game abandoned mid-request (an abort, a timed-out call) leaves the bridge mid-game: not reused.
+      if (signal.aborted && bridge.usable) await bridge.kill();
       pool.release(bridge);
     }
   };

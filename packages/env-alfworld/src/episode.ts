@@ -1,5 +1,5 @@
 import { addUsage, type ChatModel, type TrajectoryTurn, type Usage } from '@skillopt/contract';
-import { generateBefore } from '@skillopt/env-kit';
+import { generateWithin } from '@skillopt/env-kit';
 import { projectAction } from './action-projection.js';
 import type { BridgeProcess, LoadGameRequest } from './bridge-process.js';
 import { buildSystemPrompt, buildUserPrompt, goalOf, type PastStep } from './prompt.js';
@@ -10,6 +10,8 @@ export interface EpisodeSettings {
   maxSteps: number;
   historyLength: number;
   maxOutputTokens: number;
+  /** How long one target call may take; 0 = no limit. */
+  callTimeoutMs: number;
 }
 
 /** How one game went. */
@@ -83,7 +85,7 @@ export async function playEpisode(options: {
       admissible: state.admissible,
     });
     const reply = await options.withCallSlot(() =>
-      generateBefore(
+      generateWithin(
         model,
         {
           messages: [
@@ -94,6 +96,7 @@ export async function playEpisode(options: {
           purpose: 'rollout',
         },
         signal,
+        settings.callTimeoutMs,
       ),
     );
     modelCalls += 1;
