@@ -118,6 +118,22 @@ describe('skillopt config print', () => {
     expect(stdout + stderr).not.toContain('local-not-a-real-key');
   });
 
+  it("loads each of the original's six benchmark configs with every package it names installed: nothing passed through unvalidated", async () => {
+    const benchmarks = ['alfworld', 'docvqa', 'livemathematicianbench', 'officeqa', 'searchqa', 'spreadsheetbench'];
+    for (const benchmark of benchmarks) {
+      const file = path.join(ORIGINAL, benchmark, 'default.yaml');
+      const { stdout, stderr, error } = await runSkillopt(['config', 'print', '--config', file, '--json'], project.directory);
+      expect({ benchmark, error }).toEqual({ benchmark, error: undefined });
+      const printed = JSON.parse(stdout) as PrintedJson;
+      expect(printed.originalFormat).toBe(true);
+      const environment = printed.packages.find((found) => found.kind === 'env');
+      const ourName = benchmark === 'livemathematicianbench' ? 'livemath' : benchmark;
+      expect(environment).toMatchObject({ name: ourName, packageName: `@skillopt/env-${ourName}` });
+      expect({ benchmark, problems: printed.packages.filter((found) => found.problem !== undefined) }).toEqual({ benchmark, problems: [] });
+      expect({ benchmark, warnings: unwrap(stderr) }).not.toEqual({ benchmark, warnings: expect.stringMatching(/not installed|passed through unvalidated/) });
+    }
+  });
+
   it('never prints a credential hidden in a value or in the --set that gave it', async () => {
     const url = 'http://user:sk-SECRET999999aaaaaaaaaaaaaa@127.0.0.1:1/v1?api-key=zzzSECRET';
     for (const format of [[], ['--json']]) {
