@@ -5,7 +5,7 @@
  * Nothing else is known to the player: no counter, no memory of earlier requests.
  */
 
-export interface AlfworldRecentStep {
+interface AlfworldRecentStep {
   action: string;
   observation: string;
 }
