@@ -1,4 +1,13 @@
 import type { AnswerShape } from './answer-key.js';
+import {
+  ALFWORLD_CLASS_DESCRIPTIONS,
+  ALFWORLD_FAILURE_CLASSES,
+  ALFWORLD_GOOD_RULE_PHRASINGS,
+  ALFWORLD_GOOD_RULES,
+  ALFWORLD_HARMFUL_RULE_PHRASINGS,
+  ALFWORLD_HARMFUL_RULES,
+  ALFWORLD_TENDENCY_RATES,
+} from './alfworld-failure-classes.js';
 import { gap, rule, type RulePattern } from './rule-patterns.js';
 import {
   SPREADSHEET_CLASS_DESCRIPTIONS,
@@ -30,15 +39,18 @@ const ANSWER_FAILURE_CLASSES = [
   /** A full name where the gold is the surname (`Marie Curie` for `Curie`). */
   'full-name',
 ] as const;
-/** The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`). */
-export const FAILURE_CLASSES = [...ANSWER_FAILURE_CLASSES, ...SPREADSHEET_FAILURE_CLASSES] as const;
+/**
+ * The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`) and the
+ * ALFWorld player's (`alfworld-failure-classes.ts`).
+ */
+export const FAILURE_CLASSES = [...ANSWER_FAILURE_CLASSES, ...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
 /** What a harmful rule can cause: any failure class, or cutting a multi-word answer to one word. */
 export type HarmKind = FailureClass | 'truncation';
 /** What a harmful rule can cause in an answer (a QA reply). */
 export const ANSWER_HARM_KINDS: readonly HarmKind[] = [...ANSWER_FAILURE_CLASSES, 'truncation'];
-export const HARM_KINDS: readonly HarmKind[] = [...ANSWER_HARM_KINDS, ...SPREADSHEET_FAILURE_CLASSES];
+export const HARM_KINDS: readonly HarmKind[] = [...ANSWER_HARM_KINDS, ...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES];
 
 const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
 
@@ -71,6 +83,7 @@ export const DEFAULT_TENDENCY_RATES: Readonly<Record<FailureClass, number>> = {
   'unit-appended': 0.65,
   'full-name': 0.65,
   ...SPREADSHEET_TENDENCY_RATES,
+  ...ALFWORLD_TENDENCY_RATES,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -147,6 +160,7 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
     rule('\\b(?:not|never|avoid|rather than|instead of)\\b[^.;\\n]{0,15}?\\b(?:the |their |a )?(?:full|complete|whole) (?:personal )?names?\\b', false),
   ],
   ...SPREADSHEET_GOOD_RULES,
+  ...ALFWORLD_GOOD_RULES,
 };
 
 const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
@@ -180,6 +194,7 @@ const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
   ],
   truncation: [rule('\\b(?:single|one)[- ]word\\b')],
   ...SPREADSHEET_HARMFUL_RULES,
+  ...ALFWORLD_HARMFUL_RULES,
 };
 
 const NEGATION = /\b(?:never|not|no|don't|dont|do not|avoid|without|rather than|instead of|nor|neither|isn't|aren't|shouldn't|mustn't|cannot|can't)\b|n't\b/i;
@@ -298,6 +313,7 @@ export const GOOD_RULE_PHRASINGS: Readonly<Record<FailureClass, readonly string[
     "Drop given names: a person's answer is the surname by itself.",
   ],
   ...SPREADSHEET_GOOD_RULE_PHRASINGS,
+  ...ALFWORLD_GOOD_RULE_PHRASINGS,
 };
 
 /** Plausible-sounding rules that make things worse (proposed at `harmfulRuleRate`). */
@@ -314,6 +330,7 @@ export const HARMFUL_RULE_PHRASINGS: Readonly<Record<HarmKind, readonly string[]
   'full-name': ["Always give a person's full name (first and last name) to avoid ambiguity."],
   truncation: ['Answer with a single word whenever possible.'],
   ...SPREADSHEET_HARMFUL_RULE_PHRASINGS,
+  ...ALFWORLD_HARMFUL_RULE_PHRASINGS,
 };
 
 /** Rules that change nothing (proposed at `uselessRuleRate`). */
@@ -336,4 +353,5 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<HarmKind, string>> = {
   'full-name': 'a full name where the reference is only the surname',
   truncation: 'a multi-word answer cut down to one word',
   ...SPREADSHEET_CLASS_DESCRIPTIONS,
+  ...ALFWORLD_CLASS_DESCRIPTIONS,
 };

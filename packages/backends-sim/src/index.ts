@@ -35,6 +35,7 @@ export {
   type RuleEffects,
 } from './failure-classes.js';
 export { SPREADSHEET_FAILURE_CLASSES, type SpreadsheetFailureClass } from './spreadsheet-failure-classes.js';
+export { ALFWORLD_FAILURE_CLASSES, type AlfworldFailureClass } from './alfworld-failure-classes.js';
 export { WORKBOOK_ANSWER_FORMAT, type WorkbookValue } from './workbook-answer.js';
 export { skillFromSystemPrompt } from './target.js';
 export { detectPrompt } from './prompt-reading.js';

@@ -23,6 +23,8 @@ import {
   type NumberedEdit,
   type ReadTrajectory,
 } from './prompt-reading.js';
+import { ALFWORLD_FAILURE_CLASSES } from './alfworld-failure-classes.js';
+import { isAlfworldTrajectory } from './alfworld-diagnosis.js';
 import { isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
 import { SPREADSHEET_FAILURE_CLASSES } from './spreadsheet-failure-classes.js';
 
@@ -203,7 +205,11 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
   if (unitHash(settings.seed, 'harmful', promptHash) < settings.harmfulRuleRate) {
     const candidates = counts.map(([found]) => found);
     // With no class seen, a misdiagnosis still fits the kind of task the trajectories show.
-    const pool = trajectories.some(isSpreadsheetTrajectory) ? SPREADSHEET_FAILURE_CLASSES : ANSWER_HARM_KINDS;
+    const pool = trajectories.some(isSpreadsheetTrajectory)
+      ? SPREADSHEET_FAILURE_CLASSES
+      : trajectories.some(isAlfworldTrajectory)
+        ? ALFWORLD_FAILURE_CLASSES
+        : ANSWER_HARM_KINDS;
     const kind = pick(candidates.length > 0 ? candidates : pool, settings.seed, 'harm-kind', promptHash);
     const harmful: ProposedEdit = {
       op: 'append',

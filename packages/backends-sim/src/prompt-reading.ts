@@ -1,4 +1,5 @@
 import type { OptimizerPrompt } from '@skillopt/contract';
+import { diagnoseAlfworldTrajectory, isAlfworldTrajectory } from './alfworld-diagnosis.js';
 import { containsNumericDate, parseWrittenDate } from './dates.js';
 import type { HarmKind } from './failure-classes.js';
 import { diagnoseSpreadsheetTrajectory, isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
@@ -222,6 +223,7 @@ export function diagnoseTrajectory(
   trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason'>,
 ): HarmKind[] {
   if (isSpreadsheetTrajectory(trajectory)) return diagnoseSpreadsheetTrajectory(trajectory);
+  if (isAlfworldTrajectory(trajectory)) return diagnoseAlfworldTrajectory(trajectory);
   const found: HarmKind[] = [];
   const { prediction, reply } = trajectory;
   // Envs may list every accepted answer (`Yen | Japanese yen`); the first is the canonical one.

@@ -15,6 +15,8 @@ import {
 } from '@skillopt/contract';
 import { abortReason, estimateTokens, sleep, withTimeout } from '@skillopt/backends-kit';
 import { planAgentOptimizerStep } from './agent-optimizer-turn.js';
+import { decideAlfworldStep, renderAlfworldReply } from './alfworld-player.js';
+import { isAlfworldRequest, readAlfworldStep } from './alfworld-request.js';
 import { planAgentStep, type AgentStep } from './agent-turn.js';
 import { planSpreadsheetAgentStep, workbookPairsOf } from './spreadsheet-agent-turn.js';
 import { renderSpreadsheetScript } from './spreadsheet-script.js';
@@ -196,6 +198,15 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       .filter((message) => message.role === 'user')
       .map(messageText)
       .join('\n');
+    if (isAlfworldRequest(system, userText)) {
+      // A household text game: one action chosen from the step's own admissible list.
+      const lastUserText = messageText(request.messages.filter((message) => message.role === 'user').pop() as Message);
+      const decision = decideAlfworldStep({ seed, noise, tendencyRates }, readAlfworldStep(lastUserText), readSkillRules(skill));
+      return {
+        text: renderAlfworldReply(decision),
+        metadata: { alfworld: true, action: decision.action, simulatedFailureClasses: decision.active, noisy: decision.noisy },
+      };
+    }
     const entry = key.lookup(userText);
     const question =
       entry?.question ??

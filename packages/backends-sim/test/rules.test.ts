@@ -1,4 +1,5 @@
 import {
+  ALFWORLD_FAILURE_CLASSES,
   FAILURE_CLASSES,
   GOOD_RULE_PHRASINGS,
   HARMFUL_RULE_PHRASINGS,
@@ -11,7 +12,8 @@ import {
 import { GOOD_SKILL, INITIAL_SKILL } from './helpers';
 import { FOUR_RULE_SKILL } from './spreadsheet-helpers';
 
-const isSpreadsheetClass = (failureClass: FailureClass): boolean => (SPREADSHEET_FAILURE_CLASSES as readonly string[]).includes(failureClass);
+const isAnswerClass = (failureClass: FailureClass): boolean =>
+  ![...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES].includes(failureClass as (typeof SPREADSHEET_FAILURE_CLASSES)[number]);
 
 describe('reading rules from a skill', () => {
   it('finds nothing in the initial skill', () => {
@@ -75,9 +77,9 @@ describe('reading rules from a skill', () => {
     expect([...readSkillRules('Do not include the unit.').fixes]).toEqual(['unit-appended']);
   });
 
-  it('sees one fix per answer class in the good skill, and one per spreadsheet class in the four-rule skill', () => {
+  it('sees one fix per answer class in the good skill (no spreadsheet or ALFWorld class), and one per spreadsheet class in the four-rule skill', () => {
     const effects = readSkillRules(GOOD_SKILL);
-    expect([...effects.fixes].sort()).toEqual(FAILURE_CLASSES.filter((failureClass) => !isSpreadsheetClass(failureClass)).sort());
+    expect([...effects.fixes].sort()).toEqual(FAILURE_CLASSES.filter(isAnswerClass).sort());
     expect([...effects.harms]).toEqual([]);
     const spreadsheet = readSkillRules(FOUR_RULE_SKILL);
     expect([...spreadsheet.fixes].sort()).toEqual([...SPREADSHEET_FAILURE_CLASSES].sort());
