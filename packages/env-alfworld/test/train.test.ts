@@ -78,8 +78,8 @@ describe('training on the fixture games with the simulated model, through the br
     expect(events.at(-1)?.type).toBe('run-finished');
     const test = summary.test as NonNullable<typeof summary.test>;
     // The lift: the trained skill wins more held-out games than the initial one.
-    expect(test.best.hard).toBeGreaterThan(test.initial.hard);
-    expect(test.byTaskType.map((entry) => entry.taskType).sort()).toEqual([
+    expect(test.best.hard ?? 0).toBeGreaterThan(test.initial.hard ?? 1);
+    expect((test.byTaskType ?? []).map((entry) => entry.taskType).sort()).toEqual([
       'look_at_obj_in_light',
       'pick_and_place',
       'pick_clean_then_place_in_recep',
