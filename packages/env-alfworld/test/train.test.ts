@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, manifest as simManifest } from '@skillopt/backends-sim';
-import { type ChatModel, type GenerateRequest, messageText, type RunEvent } from '@skillopt/contract';
+import { messageText, type RunEvent } from '@skillopt/contract';
 import { composeConfigSchema, environmentSectionFor, resolveConfig, train } from '@skillopt/core';
+import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, manifest } from '../src/index';
 import { DEFAULT_CONFIG_FILE, FAKE_ALFWORLD_OPTIONS, FIXTURE_DATA_ROOT, FIXTURE_SPLIT_DIR, DEBIAN_PYTHON } from './helpers';
 
@@ -12,21 +13,6 @@ beforeAll(() => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'env-alfworld-train-'));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** Records every request the target receives. */
-function recording(model: ChatModel): { model: ChatModel; requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    requests,
-    model: {
-      ...model,
-      generate: (request) => {
-        requests.push(request);
-        return model.generate(request);
-      },
-    },
-  };
-}
 
 describe('training on the fixture games with the simulated model, through the bridge and the stand-in engine', () => {
   it('finishes a run of configs/alfworld/default.yaml and lifts the win rate on the held-out games', async () => {
@@ -53,7 +39,7 @@ describe('training on the fixture games with the simulated model, through the br
 
     const environment = createEnvironment(environmentSectionFor(config, manifest) as Parameters<typeof createEnvironment>[0], FAKE_ALFWORLD_OPTIONS);
     const backend = createBackend(config.backends.sim as Parameters<typeof createBackend>[0]);
-    const target = recording(backend.createChatModel({ role: 'target', modelId: config.model.target }));
+    const target = createRecordingChatModel(backend.createChatModel({ role: 'target', modelId: config.model.target }));
     const optimizer = backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer });
 
     const events: RunEvent[] = [];

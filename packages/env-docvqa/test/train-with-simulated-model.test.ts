@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChatModel, GenerateRequest, RunEvent } from '@skillopt/contract';
+import type { RunEvent } from '@skillopt/contract';
 import { createBackend, readSkillRules } from '@skillopt/backends-sim';
 import { coreConfigSchema, train } from '@skillopt/core';
+import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, DOCVQA_INITIAL_SKILL } from '../src/index';
 import { FIXTURE_SPLIT_DIR } from './helpers';
 
@@ -11,23 +12,6 @@ const directories: string[] = [];
 afterAll(() => {
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });
 });
-
-/** Wraps a model so every request it receives is kept, unchanged. */
-function recording(model: ChatModel): { model: ChatModel; requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    requests,
-    model: {
-      specificationVersion: model.specificationVersion,
-      provider: model.provider,
-      modelId: model.modelId,
-      generate: (request) => {
-        requests.push(request);
-        return model.generate(request);
-      },
-    },
-  };
-}
 
 describe('training on the fixture split with the simulated model (SIMULATED: says nothing about a real model)', () => {
   it('starts from an initial skill that holds no rule the simulated target acts on', () => {
@@ -51,7 +35,7 @@ describe('training on the fixture split with the simulated model (SIMULATED: say
       ...(await environment.loadSplit('val')),
       ...(await environment.loadSplit('test')),
     ]);
-    const target = recording(backend.createChatModel({ role: 'target', modelId: 'sim-target' }));
+    const target = createRecordingChatModel(backend.createChatModel({ role: 'target', modelId: 'sim-target' }));
     const events: RunEvent[] = [];
     const summary = await train({
       config,

@@ -33,4 +33,5 @@ export {
   createWorkDirectoryRolloutContextsForTests,
   type WorkDirectoryRolloutContexts,
 } from './test-double-rollout-context.js';
+export { createRecordingChatModel, type RecordingChatModel } from './test-double-recording-chat-model.js';
 export { createTaskFileAnswerer } from './test-double-task-file-answerer.js';

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, manifest as simManifest } from '@skillopt/backends-sim';
-import type { ChatModel, GenerateRequest, RunEvent, TaskItem } from '@skillopt/contract';
+import type { RunEvent, TaskItem } from '@skillopt/contract';
 import { composeConfigSchema, environmentSectionFor, resolveConfig, train } from '@skillopt/core';
+import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, manifest } from '../src/index';
 import { DEFAULT_CONFIG_FILE } from './helpers';
 
@@ -12,21 +13,6 @@ beforeAll(() => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'env-officeqa-train-'));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** Records every request the target receives, to check the tool loop from the outside. */
-function recording(model: ChatModel): { model: ChatModel; requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    requests,
-    model: {
-      ...model,
-      generate: (request) => {
-        requests.push(request);
-        return model.generate(request);
-      },
-    },
-  };
-}
 
 describe('training on the fixture with the simulated model', () => {
   it('finishes a run of configs/officeqa/default.yaml, with tools called before each answer', async () => {
@@ -51,7 +37,7 @@ describe('training on the fixture with the simulated model', () => {
     const items: TaskItem[] = (await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)))).flat();
     expect(items).toHaveLength(12);
     backend.simulator.receiveTaskItems(items);
-    const target = recording(backend.createChatModel({ role: 'target', modelId: config.model.target }));
+    const target = createRecordingChatModel(backend.createChatModel({ role: 'target', modelId: config.model.target }));
     const optimizer = backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer });
 
     const events: RunEvent[] = [];

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createBackend, manifest as simManifest } from '@skillopt/backends-sim';
-import type { ChatModel, GenerateRequest, GenerateResult, RunEvent, TaskItem } from '@skillopt/contract';
+import type { RunEvent, TaskItem } from '@skillopt/contract';
 import { composeConfigSchema, environmentSectionFor, resolveConfig, train } from '@skillopt/core';
+import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, manifest } from '../src/index';
 import { REAL_DATA, realTaskRows, SYSTEM_PYTHON, writeSplit } from './helpers';
 
@@ -20,22 +21,6 @@ beforeAll(() => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'env-spreadsheetbench-train-'));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** Keeps every reply the target gave, to check what reached the sandbox. */
-function recording(model: ChatModel): { model: ChatModel; replies: GenerateResult[] } {
-  const replies: GenerateResult[] = [];
-  return {
-    replies,
-    model: {
-      ...model,
-      generate: async (request: GenerateRequest) => {
-        const reply = await model.generate(request);
-        replies.push(reply);
-        return reply;
-      },
-    },
-  };
-}
 
 describe('training on real SpreadsheetBench tasks with the simulated model', () => {
   it('lifts the score, every script run in the sandbox and scored by the evaluator', async () => {
@@ -72,7 +57,7 @@ describe('training on real SpreadsheetBench tasks with the simulated model', () 
     const items: TaskItem[] = (await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)))).flat();
     expect(items).toHaveLength(14);
     backend.simulator.receiveTaskItems(items);
-    const target = recording(backend.createChatModel({ role: 'target', modelId: config.model.target }));
+    const target = createRecordingChatModel(backend.createChatModel({ role: 'target', modelId: config.model.target }));
     const optimizer = backend.createChatModel({ role: 'optimizer', modelId: config.model.optimizer });
 
     const events: RunEvent[] = [];
