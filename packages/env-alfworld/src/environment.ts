@@ -11,7 +11,7 @@ import { CallSlots } from './call-slots.js';
 import { type AlfWorldConfig, type AlfWorldConfigInput, parseAlfWorldConfig } from './config.js';
 import { playEpisode } from './episode.js';
 import initialSkillText from './initial-skill.md';
-import { type AlfWorldTaskItem, alfWorldItemMapper, resolveGameFile } from './items.js';
+import { type AlfWorldTaskItem, alfWorldItemMapper, resolveDataFolder, resolveGameFile } from './items.js';
 import { readReferenceText } from './reference-text.js';
 import { ALFWORLD_TASK_TYPES } from './task-types.js';
 
@@ -60,11 +60,11 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
   const variables = options.variables ?? process.env;
   const home = variables.HOME ?? os.homedir();
   const splits = createSplitSource(config, alfWorldItemMapper);
-  const dataRoot = resolveGameFile('.', config.data_root, variables, home);
+  const dataRoot = resolveDataFolder(config.data_root, variables, home);
   const configFile = config.alfworld_config_file.trim() === '' ? '' : path.resolve(config.alfworld_config_file);
   const callSlots = new CallSlots(config.max_api_workers);
 
-  let started: Promise<{ pool: BridgePool; folder: string }> | undefined;
+  let bridges: Promise<{ pool: BridgePool; folder: string }> | undefined;
   const start = async (): Promise<{ pool: BridgePool; folder: string }> => {
     if (dataRoot === undefined && configFile === '') {
       throw new SkillOptError({
@@ -94,11 +94,11 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
     }
   };
   const ensureStarted = (): Promise<{ pool: BridgePool; folder: string }> => {
-    started ??= start().catch((error: unknown) => {
-      started = undefined;
+    bridges ??= start().catch((error: unknown) => {
+      bridges = undefined;
       throw error;
     });
-    return started;
+    return bridges;
   };
 
   const rollout = async (taskItem: TaskItem, context: RolloutContext): Promise<RolloutResult> => {
@@ -165,8 +165,8 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
         },
       };
     } finally {
-      // A game abandoned mid-request (an abort, a timed-out call) leaves the bridge mid-game: not reused.
-      if (signal.aborted && bridge.usable) await bridge.kill();
+      // No bridge request is abandoned half-way, so the bridge is idle here whatever ended the
+      // game; the next game's load replaces this one. A bridge that failed is dropped by the pool.
       pool.release(bridge);
     }
   };
@@ -183,8 +183,8 @@ export function createAlfWorldEnvironment(input: AlfWorldConfigInput | AlfWorldC
     },
     rollout,
     teardown: async () => {
-      const running = started;
-      started = undefined;
+      const running = bridges;
+      bridges = undefined;
       if (running === undefined) return;
       const { pool, folder } = await running.catch(() => ({ pool: undefined, folder: undefined }));
       await pool?.close();

@@ -51,6 +51,15 @@ function expandPath(value: string, variables: NodeJS.ProcessEnv, home: string): 
 }
 
 /**
+ * The ALFWorld data folder, absolute: `data_root` when set, else `$ALFWORLD_DATA`; undefined when
+ * neither says.
+ */
+export function resolveDataFolder(dataFolder: string, variables: NodeJS.ProcessEnv, home: string): string | undefined {
+  const root = dataFolder.trim() === '' ? (variables.ALFWORLD_DATA ?? '') : expandPath(dataFolder, variables, home);
+  return root.trim() === '' ? undefined : path.resolve(root);
+}
+
+/**
  * Where a game file is: absolute as given, else under the data folder (`data_root`, else
  * `$ALFWORLD_DATA`). Unlike the original, a relative path with no data folder set is an error the
  * caller reports, not a path tried against whatever the working directory happens to be.
@@ -58,7 +67,6 @@ function expandPath(value: string, variables: NodeJS.ProcessEnv, home: string): 
 export function resolveGameFile(gamefile: string, dataFolder: string, variables: NodeJS.ProcessEnv, home: string): string | undefined {
   const expanded = expandPath(gamefile, variables, home);
   if (path.isAbsolute(expanded)) return path.normalize(expanded);
-  const root = dataFolder.trim() === '' ? (variables.ALFWORLD_DATA ?? '') : expandPath(dataFolder, variables, home);
-  if (root.trim() === '') return undefined;
-  return path.resolve(root, expanded);
+  const root = resolveDataFolder(dataFolder, variables, home);
+  return root === undefined ? undefined : path.resolve(root, expanded);
 }
