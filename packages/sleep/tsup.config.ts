@@ -1,0 +1,3 @@
+import { libraryBuild } from '../../tsup.base';
+
+export default libraryBuild(['src/index.ts']);
