@@ -113,6 +113,7 @@ export {
   type RuntimeState,
   type RuntimeStateInput,
   runtimeStateSchema,
+  secretEnvironmentValues,
   type SelectionScores,
   selectionScoresSchema,
   type SkillReference,

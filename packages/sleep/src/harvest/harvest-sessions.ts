@@ -1,4 +1,5 @@
 import { redactSecretText } from '@skillopt/contract';
+import { secretEnvironmentValues } from '@skillopt/core';
 import { feedbackLexicon } from './feedback-signals.js';
 import { createSourceReportRecorder, type SourceReport } from './harvest-report.js';
 import type { ProjectScope } from './project-scope.js';
@@ -22,7 +23,7 @@ export interface HarvestOptions {
   limits?: Partial<TextLimits>;
   /** At most this many sessions in all; the newest of each source come first. */
   maxSessions?: number | undefined;
-  /** Secrets this process holds, cut out wherever they appear in a harvested text. */
+  /** Secrets cut out wherever they appear in a harvested text; default: the values of this process's secret-looking environment variables. */
   knownSecrets?: readonly string[];
   signal?: AbortSignal | undefined;
 }
@@ -45,7 +46,7 @@ export function harvestSessions(options: HarvestOptions): Harvest {
   const locations = { ...defaultSourceLocations(environment), ...options.locations };
   const limits = { ...DEFAULT_TEXT_LIMITS, ...options.limits };
   const lexicon = feedbackLexicon(environment);
-  const knownSecrets = options.knownSecrets ?? [];
+  const knownSecrets = options.knownSecrets ?? secretEnvironmentValues(environment as NodeJS.ProcessEnv);
   const projects = options.scope.kind === 'all' ? 'all' : options.scope.projects;
   const recorders = options.sources.map((source) => createSourceReportRecorder(source.id));
   let limitReached = false;
