@@ -9,6 +9,14 @@ export {
   type SourceWarning,
 } from './harvest/harvest-report.js';
 export { type Harvest, type HarvestOptions, harvestSessions } from './harvest/harvest-sessions.js';
+export {
+  DEFAULT_LOOKBACK_HOURS,
+  type HarvestWindowRequest,
+  type HarvestWindows,
+  parseLookback,
+  parseSince,
+  resolveHarvestWindows,
+} from './harvest/harvest-window.js';
 export { forEachJsonLine, type JsonLinesOptions } from './harvest/json-lines.js';
 export { forEachLine, type LineReadOptions, type LineReadResult } from './harvest/line-reader.js';
 export { isMetaPrompt } from './harvest/meta-prompt.js';
