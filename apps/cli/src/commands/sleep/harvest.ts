@@ -1,0 +1,181 @@
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import {
+  createCheckpointStore,
+  defaultStateDirectory,
+  harvestSessions,
+  parseSourceNames,
+  projectScope,
+  resolveHarvestWindows,
+  SESSION_SOURCES,
+  type SourceLocations,
+  type SourceReport,
+  sessionSourcesFor,
+} from '@skillopt/sleep';
+import { formatCount, formatTable } from '../../output/format.js';
+import { jsonLine } from '../../output/json-lines.js';
+import { writeLine, writeWarning } from '../../inspection/write-output.js';
+import { StreamingCommand } from '../../streaming-command.js';
+
+/** Flags that point a source somewhere else than its default (a test's temporary home, a second machine's copy). */
+const LOCATION_FLAGS = {
+  'claude-home': Flags.string({ description: "Claude Code's config home (default $CLAUDE_CONFIG_DIR, else ~/.claude)", helpGroup: 'SOURCE LOCATION' }),
+  'codex-home': Flags.string({ description: "Codex's home (default $CODEX_HOME, else ~/.codex)", helpGroup: 'SOURCE LOCATION' }),
+  'copilot-home': Flags.string({ description: "GitHub Copilot CLI's home (default $COPILOT_HOME, else ~/.copilot)", helpGroup: 'SOURCE LOCATION' }),
+  'copilot-session-store': Flags.string({
+    description: "the Copilot CLI's SQLite session store (default <copilot home>/session-store.db)",
+    helpGroup: 'SOURCE LOCATION',
+  }),
+  'vscode-workspace-storage': Flags.string({
+    description: "VS Code's User/workspaceStorage folder (default: stable, Insiders and $VSCODE_PORTABLE's)",
+    multiple: true,
+    helpGroup: 'SOURCE LOCATION',
+  }),
+  'cursor-home': Flags.string({ description: "Cursor's home (default ~/.cursor)", helpGroup: 'SOURCE LOCATION' }),
+  'pi-home': Flags.string({ description: "Pi's home (default ~/.pi)", helpGroup: 'SOURCE LOCATION' }),
+  'opencode-db': Flags.string({
+    description: "OpenCode's database (default $OPENCODE_DB, else <data dir>/opencode/opencode.db)",
+    helpGroup: 'SOURCE LOCATION',
+  }),
+  'devin-transcripts': Flags.string({
+    description: "the Devin CLI's transcripts folder (default <data dir>/devin/cli/transcripts)",
+    helpGroup: 'SOURCE LOCATION',
+  }),
+};
+
+type LocationFlags = { [Name in Exclude<keyof typeof LOCATION_FLAGS, 'vscode-workspace-storage'>]?: string | undefined } & {
+  'vscode-workspace-storage'?: string[] | undefined;
+};
+
+function locationsOf(flags: LocationFlags, workingDirectory: string): Partial<SourceLocations> {
+  const absolute = (value: string | undefined) => (value === undefined ? undefined : path.resolve(workingDirectory, value));
+  const entries: Array<[keyof SourceLocations, string | string[] | undefined]> = [
+    ['claudeHome', absolute(flags['claude-home'])],
+    ['codexHome', absolute(flags['codex-home'])],
+    ['copilotHome', absolute(flags['copilot-home'])],
+    [
+      'copilotSessionStore',
+      absolute(flags['copilot-session-store']) ??
+        (flags['copilot-home'] === undefined ? undefined : path.join(absolute(flags['copilot-home']) as string, 'session-store.db')),
+    ],
+    ['vscodeWorkspaceStorage', flags['vscode-workspace-storage']?.map((folder) => path.resolve(workingDirectory, folder))],
+    ['cursorHome', absolute(flags['cursor-home'])],
+    ['piHome', absolute(flags['pi-home'])],
+    ['opencodeDatabase', absolute(flags['opencode-db'])],
+    ['devinTranscripts', absolute(flags['devin-transcripts'])],
+  ];
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function skippedText(report: SourceReport): string {
+  const parts = Object.entries(report.skipped)
+    .filter(([, count]) => count > 0)
+    .map(([reason, count]) => `${reason} ${count}`);
+  return parts.length === 0 ? '—' : parts.join(', ');
+}
+
+export default class SleepHarvest extends StreamingCommand {
+  static override summary = "Read your own coding-agent sessions: what Sleep's night would learn from, per source.";
+  static override description = [
+    "SkillOpt-Sleep's first stage, on its own: reads the sessions you had with Claude Code, Codex, GitHub Copilot (CLI and VS Code), Cursor, Pi, OpenCode and Devin, each into one record (the task, the prompts and final replies, the tools called by name, the feedback you gave, the project, the times). It only reads: nothing is written, no checkpoint moves (only a completed night does that), nothing leaves the machine. Secrets are cut out of every text; sessions SkillOpt's own commands started are passed over.",
+    'Which sessions: those of the projects given (default: the current folder and the folders below it; a session started above it, in $HOME or /, is not one of its sessions), that ended inside the window: --since or --lookback, else after the last completed night of each project, else the last 72 hours.',
+    'It prints what it found per source: sessions, distinct tasks, and what it passed over and why. Under --json it streams the records as JSON Lines, one `{"type":"session", …}` per session, then one `result` line with the same counts (docs/cli-json.md). A source folder that does not exist is a warning when --source named it; a corrupt line is reported with its file and line and passed over.',
+  ].join('\n\n');
+  static override examples = [
+    { description: "This project's sessions of the last 72 hours, from every source", command: '<%= config.bin %> sleep harvest' },
+    { description: 'Claude Code and Codex only, the last week', command: '<%= config.bin %> sleep harvest --source claude-code,codex --lookback 7d' },
+    {
+      description: 'Every project, since a date, as JSON Lines',
+      command: '<%= config.bin %> sleep harvest --all-projects --since 2026-11-01 --json > sessions.jsonl',
+    },
+  ];
+  static override flags = {
+    source: Flags.string({
+      char: 's',
+      description: `the sources to read, comma-separated or repeated (default: all of ${SESSION_SOURCES.map((source) => source.id).join(', ')})`,
+      multiple: true,
+    }),
+    project: Flags.string({ char: 'p', description: 'a project folder whose sessions to read (repeatable; default: the current folder)', multiple: true }),
+    'all-projects': Flags.boolean({ description: 'read the sessions of every project', exclusive: ['project'] }),
+    since: Flags.string({ description: 'read sessions that ended at or after this time (ISO date or time; no zone means UTC)', exclusive: ['lookback'] }),
+    lookback: Flags.string({ description: 'read sessions that ended within this long before now: 90m, 72h, 3d, 2w; 0 reads all history' }),
+    'max-sessions': Flags.integer({ description: 'stop after this many sessions (each source newest first)', min: 1 }),
+    'state-dir': Flags.string({
+      description: "Sleep's state folder, where the nights' checkpoints are read from (default $SKILLOPT_SLEEP_HOME, else ~/.skillopt-sleep)",
+    }),
+    ...LOCATION_FLAGS,
+    json: Flags.boolean({ description: 'print the session records as JSON lines on stdout, then one result or error line (docs/cli-json.md)' }),
+  };
+
+  async run(): Promise<object> {
+    const { flags } = await this.parse(SleepHarvest);
+    const workingDirectory = process.cwd();
+    const requested = flags.source !== undefined;
+    const sourceIds = requested ? parseSourceNames(flags.source ?? []) : SESSION_SOURCES.map((source) => source.id);
+    const scope = flags['all-projects'] ? projectScope('all') : projectScope((flags.project ?? ['.']).map((folder) => path.resolve(workingDirectory, folder)));
+    const stateDirectory = flags['state-dir'] === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, flags['state-dir']);
+    const windows = await resolveHarvestWindows({
+      since: flags.since,
+      lookback: flags.lookback,
+      scope,
+      sources: sourceIds,
+      checkpoints: createCheckpointStore(stateDirectory),
+    });
+    const harvest = harvestSessions({
+      sources: sessionSourcesFor(sourceIds),
+      sourcesRequested: requested,
+      scope,
+      windowFor: windows.windowFor,
+      locations: locationsOf(flags, workingDirectory),
+      maxSessions: flags['max-sessions'],
+    });
+
+    const json = this.jsonEnabled();
+    for await (const session of harvest.sessions) if (json) process.stdout.write(jsonLine({ type: 'session', ...session }));
+
+    for (const report of harvest.reports) {
+      for (const warning of report.warnings) writeWarning(`${warning.message}: ${warning.path}`);
+      for (const corrupt of report.corruptLines) writeWarning(`${corrupt.file}:${corrupt.line}: ${corrupt.message}; passed over`);
+      const unlisted = report.corruptLineCount - report.corruptLines.length;
+      if (unlisted > 0) writeWarning(`… and ${unlisted} more corrupt line${unlisted === 1 ? '' : 's'} in ${report.source}'s sessions`);
+    }
+    const sessions = harvest.reports.reduce((total, report) => total + report.sessions, 0);
+    const tasks = harvest.reports.reduce((total, report) => total + report.tasks, 0);
+    const result = {
+      sessions,
+      tasks,
+      window: windows.description,
+      scope: scope.kind === 'all' ? 'all' : scope.projects,
+      limitReached: harvest.limitReached,
+      sources: harvest.reports,
+    };
+    if (json) return result;
+
+    const sourceName = (id: string) => SESSION_SOURCES.find((source) => source.id === id)?.name ?? id;
+    const found = harvest.reports.filter((report) => report.filesFound > 0 || report.sessions > 0);
+    writeLine(
+      `${formatCount(sessions)} session${sessions === 1 ? '' : 's'} (${formatCount(tasks)} distinct task${tasks === 1 ? '' : 's'}) from ${found.length} of ${harvest.reports.length} source${harvest.reports.length === 1 ? '' : 's'}, ${windows.description}.`,
+    );
+    const rows = [['source', 'sessions', 'tasks', 'files read', 'not opened', 'read', 'skipped']];
+    for (const report of harvest.reports)
+      rows.push([
+        sourceName(report.source),
+        formatCount(report.sessions),
+        formatCount(report.tasks),
+        formatCount(report.filesRead),
+        formatCount(report.filesSkippedUnopened),
+        formatBytes(report.bytesRead),
+        report.filesFound === 0 && report.sessions === 0 ? 'nothing here' : skippedText(report),
+      ]);
+    writeLine(formatTable(rows));
+    if (harvest.limitReached) writeLine(`Stopped at --max-sessions ${flags['max-sessions']}.`);
+    writeLine('Records: add --json to print them as JSON Lines. Nothing was written and no checkpoint moved.');
+    return result;
+  }
+}
