@@ -79,7 +79,9 @@ export function createSessionBuilder(source: SourceId, sessionId: string, locati
   };
   const flushReply = () => {
     if (pendingReply === undefined) return;
-    turns.push(pendingReply);
+    // Only the reply that closes an exchange is kept, so only it is cleaned: redacting every reply
+    // as it came was most of the harvest's time on long agent sessions.
+    turns.push({ ...pendingReply, text: clean(pendingReply.text) });
     pendingReply = undefined;
     // Keep the newest replies: drop the oldest assistant turn once over the limit.
     if (turns.filter((turn) => turn.role === 'assistant').length > limits.maxAssistantTurns) {
@@ -120,7 +122,7 @@ export function createSessionBuilder(source: SourceId, sessionId: string, locati
       const time = noteTime(timestamp);
       assistantTurnCount += 1;
       if (text === undefined || text.trim() === '') return;
-      pendingReply = { role: 'assistant', text: clean(text), ...(time === undefined ? {} : { timestamp: isoTime(time) }) };
+      pendingReply = { role: 'assistant', text, ...(time === undefined ? {} : { timestamp: isoTime(time) }) };
     },
     toolCall(name) {
       const cleaned = cleanToolName(name);

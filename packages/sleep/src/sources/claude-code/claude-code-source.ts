@@ -1,0 +1,135 @@
+import type { Dirent } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { forEachJsonLine } from '../../harvest/json-lines.js';
+import type { HarvestedSession } from '../../harvest/session-record.js';
+import type { SessionSource, SourceContext } from '../../harvest/session-source.js';
+import { slugFolderMayHold } from './project-slug.js';
+import { createTimestampScanner } from './timestamp-scanner.js';
+import { classifyPrefix } from './tool-result-prefix.js';
+import { addTranscriptRecord } from './transcript-record.js';
+
+/**
+ * Claude Code's sessions: `<claude home>/projects/<slug>/<session id>.jsonl`, one folder per
+ * project. Subagents' transcripts (`subagents/` folders, `agent-*.jsonl`) are their own sessions
+ * of the agent's making and are not read.
+ */
+
+// Enough for the keys before `message` in current and older record layouts (older ones put
+// `cwd`, `sessionId` and `version` first).
+const PREFIX_BYTES = 512;
+
+interface SessionFile {
+  file: string;
+  modified: number;
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function isSessionFile(entry: Dirent): boolean {
+  return entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('agent-');
+}
+
+/** The session files under a slug folder (below it too: current versions nest per-session folders), `subagents/` left out. */
+async function sessionFilesUnder(folder: string, context: SourceContext): Promise<string[]> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if (!isMissing(error)) context.locationUnreadable(folder, error);
+    return [];
+  }
+  const files: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory()) {
+      if (entry.name !== 'subagents') files.push(...(await sessionFilesUnder(path.join(folder, entry.name), context)));
+    } else if (isSessionFile(entry)) files.push(path.join(folder, entry.name));
+  }
+  return files;
+}
+
+/** The files to read, newest first; those the scope or window rules out are counted and left unopened. */
+async function filesToRead(root: string, slugFolders: Dirent[], context: SourceContext): Promise<SessionFile[]> {
+  const { report, scope, window } = context;
+  const toRead: SessionFile[] = [];
+  for (const folder of slugFolders) {
+    const files = await sessionFilesUnder(path.join(root, folder.name), context);
+    const inScope = scope.kind === 'all' || slugFolderMayHold(folder.name, scope.projects);
+    for (const file of files) {
+      report.fileFound();
+      if (!inScope) {
+        report.fileSkippedUnopened('outside-scope');
+        continue;
+      }
+      let modified: number;
+      try {
+        modified = (await stat(file)).mtimeMs;
+      } catch (error) {
+        if (!isMissing(error)) context.locationUnreadable(file, error);
+        continue;
+      }
+      // A file last written before the window's start holds no session that ended in it.
+      if (window.earliestStart !== undefined && modified < window.earliestStart) report.fileSkippedUnopened('outside-window');
+      else toRead.push({ file, modified });
+    }
+  }
+  return toRead.sort((left, right) => right.modified - left.modified);
+}
+
+/** One transcript read into a record, tool results streamed past unparsed but for their time. */
+async function readSession({ file, modified }: SessionFile, context: SourceContext): Promise<HarvestedSession | undefined> {
+  const builder = context.newSession(path.basename(file, '.jsonl'), file);
+  const scanner = createTimestampScanner((timestamp) => builder.time(timestamp));
+  // Sidechain lines are passed over whole, their time too; tool results give only their time.
+  let sidechainLine = 0;
+  const { bytesRead } = await forEachJsonLine(file, (record) => addTranscriptRecord(record, builder), {
+    prefixBytes: PREFIX_BYTES,
+    signal: context.signal,
+    keep(prefix, lineNumber) {
+      const verdict = classifyPrefix(prefix);
+      if (verdict === 'sidechain') sidechainLine = lineNumber;
+      return verdict === 'parse';
+    },
+    onSkippedBytes(bytes, lineNumber) {
+      if (lineNumber !== sidechainLine) scanner.push(bytes, lineNumber);
+    },
+    onCorruptLine: (lineNumber, message) => context.report.corruptLine(file, lineNumber, message),
+  });
+  context.report.fileRead(bytesRead);
+  return builder.finish(modified);
+}
+
+async function* readClaudeCode(context: SourceContext): AsyncGenerator<HarvestedSession> {
+  const root = path.join(context.locations.claudeHome, 'projects');
+  let slugFolders: Dirent[];
+  try {
+    slugFolders = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory() && entry.name !== 'subagents');
+  } catch (error) {
+    if (isMissing(error)) context.locationMissing(root);
+    else context.locationUnreadable(root, error);
+    return;
+  }
+  context.report.looked(root);
+  for (const session of await filesToRead(root, slugFolders, context)) {
+    context.signal?.throwIfAborted();
+    let record: HarvestedSession | undefined;
+    try {
+      record = await readSession(session, context);
+    } catch (error) {
+      if ((error as Error).name === 'AbortError') throw error;
+      // Removed between listing and reading: nothing to harvest, nothing to warn of.
+      if (!isMissing(error)) context.locationUnreadable(session.file, error);
+      continue;
+    }
+    if (record !== undefined) yield record;
+  }
+}
+
+export const claudeCodeSource: SessionSource = {
+  id: 'claude-code',
+  name: 'Claude Code',
+  read: readClaudeCode,
+};
