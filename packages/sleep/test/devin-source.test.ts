@@ -347,6 +347,15 @@ describe('the Devin source', () => {
       expect(report.warnings.map((warning) => warning.path)).toEqual([transcripts, memoryFile]);
     });
 
+    it('warn, asked for or not, when the transcripts folder is a file and the memory store is not JSON', async () => {
+      writeFile(transcripts, 'a file where the folder should be');
+      writeFile(memoryFile, '{"mem:memories": {"m1": {"title": "cut"');
+      const { sessions, report } = await harvest();
+      expect(sessions).toHaveLength(0);
+      expect(report.warnings).toEqual([{ path: transcripts, message: expect.stringContaining('a file, not a folder') }]);
+      expect(report.corruptLines).toEqual([expect.objectContaining({ file: memoryFile, line: 1 })]);
+    });
+
     it('are listed quietly when every source is read', async () => {
       const { report } = await harvest({ workspaces: [path.join(home, 'no-such-workspace')] });
       expect(report.warnings).toEqual([]);

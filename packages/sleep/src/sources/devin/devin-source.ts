@@ -9,6 +9,7 @@ import { devinWorkspaces } from './devin-workspaces.js';
 import { MAX_FILE_BYTES } from './bounded-file.js';
 import { readJsonDocument } from './json-document.js';
 import { readSkill, type SkillFile, skillFilesToRead } from './workspace-skills.js';
+import { isMissingFile } from './missing-file.js';
 
 /**
  * Devin's sessions, read natively: the CLI's ATIF transcripts (one JSON document per session),
@@ -22,11 +23,6 @@ import { readSkill, type SkillFile, skillFilesToRead } from './workspace-skills.
 
 type Candidate = { kind: 'transcript'; file: string; modified: number } | { kind: 'memory'; file: string; modified: number } | ({ kind: 'skill' } & SkillFile);
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 function beforeWindow(modified: number, context: SourceContext): boolean {
   return context.window.earliestStart !== undefined && modified < context.window.earliestStart;
 }
@@ -36,7 +32,7 @@ async function transcriptFilesUnder(folder: string, context: SourceContext): Pro
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (error) {
-    if (!isMissing(error)) context.locationUnreadable(folder, error);
+    if (!isMissingFile(error)) context.locationUnreadable(folder, error);
     return [];
   }
   const files: string[] = [];
@@ -50,11 +46,16 @@ async function transcriptFilesUnder(folder: string, context: SourceContext): Pro
 
 async function transcriptCandidates(context: SourceContext): Promise<Candidate[]> {
   const root = context.locations.devinTranscripts;
+  let isFolder: boolean;
   try {
-    if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+    isFolder = (await stat(root)).isDirectory();
   } catch (error) {
-    if (isMissing(error)) context.locationMissing(root);
+    if (isMissingFile(error)) context.locationMissing(root);
     else context.locationUnreadable(root, error);
+    return [];
+  }
+  if (!isFolder) {
+    context.locationUnreadable(root, new Error('a file, not a folder'));
     return [];
   }
   context.report.looked(root);
@@ -64,7 +65,7 @@ async function transcriptCandidates(context: SourceContext): Promise<Candidate[]
     try {
       modified = (await stat(file)).mtimeMs;
     } catch (error) {
-      if (!isMissing(error)) context.locationUnreadable(file, error);
+      if (!isMissingFile(error)) context.locationUnreadable(file, error);
       continue;
     }
     context.report.fileFound();
@@ -80,7 +81,7 @@ async function memoryCandidates(context: SourceContext): Promise<Candidate[]> {
   try {
     modified = (await stat(file)).mtimeMs;
   } catch (error) {
-    if (isMissing(error)) context.locationMissing(file);
+    if (isMissingFile(error)) context.locationMissing(file);
     else context.locationUnreadable(file, error);
     return [];
   }
@@ -133,7 +134,7 @@ async function* readDevin(context: SourceContext): AsyncGenerator<HarvestedSessi
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
       // Removed between listing and reading: nothing to harvest, nothing to warn of.
-      if (!isMissing(error)) context.locationUnreadable(candidate.file, error);
+      if (!isMissingFile(error)) context.locationUnreadable(candidate.file, error);
       continue;
     }
     yield* sessions;

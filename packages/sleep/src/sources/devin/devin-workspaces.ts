@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SourceContext } from '../../harvest/session-source.js';
 import { readJsonDocument } from './json-document.js';
+import { isMissingFile } from './missing-file.js';
 
 /**
  * The folders Devin works in: those given (`SKILLOPT_DEVIN_WORKSPACES`, or the harvest's own
@@ -13,11 +14,6 @@ import { readJsonDocument } from './json-document.js';
 
 // A workspace.json is a line of JSON; anything near this size is not one.
 const MAX_WORKSPACE_RECORD_BYTES = 64 << 10;
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
 
 function localFolder(record: unknown): string | undefined {
   const folder = (record as { folder?: unknown } | null)?.folder;
@@ -35,7 +31,7 @@ async function openedWorkspaces(storage: string, context: SourceContext): Promis
     entries = await readdir(storage);
   } catch (error) {
     // The app is optional: most machines harvesting Devin's CLI transcripts never installed it.
-    if (!isMissing(error)) context.locationUnreadable(storage, error);
+    if (!isMissingFile(error)) context.locationUnreadable(storage, error);
     return [];
   }
   const opened: { folder: string; modified: number }[] = [];
@@ -47,7 +43,7 @@ async function openedWorkspaces(storage: string, context: SourceContext): Promis
       const folder = document.kind === 'parsed' ? localFolder(document.value) : undefined;
       if (folder !== undefined) opened.push({ folder, modified });
     } catch (error) {
-      if (!isMissing(error)) context.locationUnreadable(record, error);
+      if (!isMissingFile(error)) context.locationUnreadable(record, error);
     }
   }
   return opened.sort((left, right) => right.modified - left.modified).map((workspace) => workspace.folder);

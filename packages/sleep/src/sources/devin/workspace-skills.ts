@@ -6,6 +6,7 @@ import type { HarvestedSession } from '../../harvest/session-record.js';
 import type { SourceContext } from '../../harvest/session-source.js';
 import { readBoundedText } from './bounded-file.js';
 import { contentHash } from './content-hash.js';
+import { isMissingFile } from './missing-file.js';
 
 /**
  * The skill files of Devin's workspaces, `<workspace>/.devin/skills/<name>/SKILL.md`: what the
@@ -24,11 +25,6 @@ export interface SkillFile {
   modified: number;
 }
 
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 /**
  * The skill files to read, each workspace's found and counted; a workspace outside the scope and
  * a file last written before the window are passed over without opening.
@@ -43,7 +39,7 @@ export async function skillFilesToRead(workspaces: readonly string[], context: S
       entries = await readdir(folder, { withFileTypes: true });
     } catch (error) {
       // Most workspaces teach Devin no skills: an absent folder is the common case, not a warning.
-      if (!isMissing(error)) context.locationUnreadable(folder, error);
+      if (!isMissingFile(error)) context.locationUnreadable(folder, error);
       continue;
     }
     report.looked(folder);
@@ -53,7 +49,7 @@ export async function skillFilesToRead(workspaces: readonly string[], context: S
       try {
         modified = (await stat(file)).mtimeMs;
       } catch (error) {
-        if (!isMissing(error)) context.locationUnreadable(file, error);
+        if (!isMissingFile(error)) context.locationUnreadable(file, error);
         continue;
       }
       report.fileFound();
