@@ -27,8 +27,10 @@ export interface SourceLocations {
   devinTranscripts: string;
   /** agentmemory's store (`mem:memories`), which Devin sessions write. */
   agentMemoryFile: string;
-  /** Workspaces whose `.devin/skills/*\/SKILL.md` are read. */
+  /** Workspaces whose `.devin/skills/*\/SKILL.md` are read; none given: those the Devin app lists. */
   devinWorkspaces: string[];
+  /** The Devin app's `User/workspaceStorage` (VS Code's layout): the workspaces it has opened. */
+  devinWorkspaceStorage: string;
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -79,5 +81,6 @@ export function defaultSourceLocations(
     devinTranscripts: path.join(data, 'devin', 'cli', 'transcripts'),
     agentMemoryFile: path.join(home, '.agentmemory', 'standalone.json'),
     devinWorkspaces,
+    devinWorkspaceStorage: path.join(config, 'Devin', 'User', 'workspaceStorage'),
   };
 }

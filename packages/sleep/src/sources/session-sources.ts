@@ -1,9 +1,10 @@
 import type { SourceId } from '../harvest/session-record.js';
 import type { SessionSource } from '../harvest/session-source.js';
 import { claudeCodeSource } from './claude-code/claude-code-source.js';
+import { devinSource } from './devin/devin-source.js';
 
 /** Every source Sleep reads, in the order a harvest of all of them reads them. */
-export const SESSION_SOURCES: readonly SessionSource[] = [claudeCodeSource];
+export const SESSION_SOURCES: readonly SessionSource[] = [claudeCodeSource, devinSource];
 
 /** The readers of the sources `ids`, in that order. */
 export function sessionSourcesFor(ids: readonly SourceId[]): SessionSource[] {
