@@ -30,7 +30,7 @@ export interface DatabaseOpenOptions {
  * sql.js holds the database in memory, so its size is capped: a tool's own store stays far below
  * this (docs/adr/0015-sqlite-through-sql-js.md), and a file beyond it is reported, not loaded.
  */
-export const DEFAULT_MAX_DATABASE_BYTES = 512 * 1024 * 1024;
+const DEFAULT_MAX_DATABASE_BYTES = 512 * 1024 * 1024;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 // Bytes 18 and 19 of the header: the file format versions, 2 in WAL mode, 1 for a rollback journal.

@@ -3,8 +3,9 @@ import { createRequire } from 'node:module';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
 
 // Resolved from this module's own location, so the package's wasm file is found whether this runs
-// from dist (ESM or CommonJS) or from source under Jest, wherever the working directory is.
-const requireFromHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+// from dist (ESM, or CommonJS through tsup's import.meta shim) or from source under Jest (swc
+// turns import.meta.url into this file's URL), wherever the working directory is.
+const requireFromHere = createRequire(import.meta.url);
 
 let engine: Promise<SqlJsStatic> | undefined;
 
