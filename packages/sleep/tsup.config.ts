@@ -1,3 +1,4 @@
 import { libraryBuild } from '../../tsup.base';
 
-export default libraryBuild(['src/index.ts']);
+// The shims give the CommonJS build an import.meta.url, by which sql.js's wasm file is found.
+export default libraryBuild(['src/index.ts'], { shims: true });

@@ -113,9 +113,9 @@ describe('skillopt sleep harvest', () => {
   });
 
   it('warns, naming the folder, when a source it was asked for is not there', async () => {
-    const { code, stderr } = await skillopt(['sleep', 'harvest', '--source', 'codex', '--codex-home', 'no-codex-here', '--lookback', '0']);
+    const { code, stderr } = await skillopt(['sleep', 'harvest', '--source', 'claude-code', '--claude-home', 'no-claude-here', '--lookback', '0']);
     expect(code).toBe(0);
-    expect(stderr).toContain(path.join(home, 'no-codex-here'));
+    expect(stderr).toContain(path.join(home, 'no-claude-here'));
   });
 
   it('names the nearest source for a misspelt one and exits 2', async () => {

@@ -14,3 +14,6 @@ function repositoryRoot(): string {
 
 /** The shared fixtures folder, beside the repository (or where SKILLOPT_SHARED_DIR says). */
 export const SHARED_DIR = process.env.SKILLOPT_SHARED_DIR ?? path.resolve(repositoryRoot(), '../shared');
+
+/** The fixtures inside it. */
+export const SHARED_FIXTURES = path.join(SHARED_DIR, 'fixtures');

@@ -51,7 +51,7 @@ export interface SourceReportRecorder {
   warning(path: string, message: string): void;
 }
 
-export function emptySourceReport(source: SourceId): SourceReport {
+function emptySourceReport(source: SourceId): SourceReport {
   return {
     source,
     locations: [],

@@ -83,13 +83,13 @@ function skippedText(report: SourceReport): string {
 export default class SleepHarvest extends StreamingCommand {
   static override summary = "Read your own coding-agent sessions: what Sleep's night would learn from, per source.";
   static override description = [
-    "SkillOpt-Sleep's first stage, on its own: reads the sessions you had with Claude Code, Codex, GitHub Copilot (CLI and VS Code), Cursor, Pi, OpenCode and Devin, each into one record (the task, the prompts and final replies, the tools called by name, the feedback you gave, the project, the times). It only reads: nothing is written, no checkpoint moves (only a completed night does that), nothing leaves the machine. Secrets are cut out of every text; sessions SkillOpt's own commands started are passed over.",
+    "SkillOpt-Sleep's first stage, on its own: reads the sessions you had with Claude Code, OpenCode and Devin (Codex, GitHub Copilot, Cursor and Pi come next), each into one record (the task, the prompts and final replies, the tools called by name, the feedback you gave, the project, the times). It only reads: nothing is written, no checkpoint moves (only a completed night does that), nothing leaves the machine. Secrets are cut out of every text; sessions SkillOpt's own commands started are passed over.",
     'Which sessions: those of the projects given (default: the current folder and the folders below it; a session started above it, in $HOME or /, is not one of its sessions), that ended inside the window: --since or --lookback, else after the last completed night of each project, else the last 72 hours.',
     'It prints what it found per source: sessions, distinct tasks, and what it passed over and why. Under --json it streams the records as JSON Lines, one `{"type":"session", …}` per session, then one `result` line with the same counts (docs/cli-json.md). A source folder that does not exist is a warning when --source named it; a corrupt line is reported with its file and line and passed over.',
   ].join('\n\n');
   static override examples = [
     { description: "This project's sessions of the last 72 hours, from every source", command: '<%= config.bin %> sleep harvest' },
-    { description: 'Claude Code and Codex only, the last week', command: '<%= config.bin %> sleep harvest --source claude-code,codex --lookback 7d' },
+    { description: 'Claude Code and OpenCode only, the last week', command: '<%= config.bin %> sleep harvest --source claude-code,opencode --lookback 7d' },
     {
       description: 'Every project, since a date, as JSON Lines',
       command: '<%= config.bin %> sleep harvest --all-projects --since 2026-11-01 --json > sessions.jsonl',
