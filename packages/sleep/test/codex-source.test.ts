@@ -132,7 +132,7 @@ describe('the Desktop’s archived sessions (fixture of ours, built from the spe
     historyMessage('user', 'thanks, that works', at(10)),
   ];
 
-  test('the spec’s test vector: no developer message, no AGENTS.md preamble, no arguments or outputs; exec_command among the tools', async () => {
+  test('the spec’s test vector: no developer message, no AGENTS.md preamble, no arguments or outputs; a command is one tool call, by its function’s name', async () => {
     const file = writeRollout(path.join('archived_sessions', archivedName), archived);
     const { sessions, report } = await harvest();
     expect(report.locations).toEqual([path.join(home, 'archived_sessions')]);
@@ -177,7 +177,7 @@ describe('the Desktop’s archived sessions (fixture of ours, built from the spe
     }
   });
 
-  test('the exec_command_end event alone names its tool exec_command', async () => {
+  test('the spec’s test vector, event side: an exec_command_end event with no function call of its id is the tool exec_command', async () => {
     writeRollout(path.join('archived_sessions', archivedName), [
       sessionMeta(id, at(0)),
       userEvent('list the files', at(1)),
@@ -196,6 +196,19 @@ describe('the Desktop’s archived sessions (fixture of ours, built from the spe
     ]);
     const { sessions } = await harvest();
     expect(sessions[0]?.task).toBe('rename the config loader');
+  });
+
+  test('older preambles (`--- project-doc ---`) are dropped, and text is read from strings, lists and nested content', async () => {
+    writeRollout(path.join('archived_sessions', archivedName), [
+      sessionMeta(id, at(0)),
+      envelope('response_item', at(1), { type: 'message', role: 'user', content: 'Project notes\n--- project-doc ---\nPROJECT_DOC_RULE' }),
+      envelope('response_item', at(2), { type: 'message', role: 'user', content: ['split the', 'upload module'] }),
+      envelope('response_item', at(3), { type: 'message', role: 'assistant', content: [{ content: [{ text: 'split into two files' }] }] }),
+    ]);
+    const { sessions } = await harvest();
+    expect(sessions[0]?.turns.map((turn) => turn.text)).toEqual(['split the\nupload module', 'split into two files']);
+    expect(JSON.stringify(sessions[0])).not.toContain('PROJECT_DOC_RULE');
+    expect(sessions[0]?.userTurnCount).toBe(1);
   });
 
   test('a session in both layouts is read once, from the newest copy', async () => {
