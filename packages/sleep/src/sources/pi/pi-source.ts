@@ -49,7 +49,7 @@ function sessionHeader(record: JsonObject): SessionHeader | string {
   return { id: id === '' ? undefined : id, cwd: record.cwd, timestamp: record.timestamp, form };
 }
 
-/** The session files under `folder` and below, newest first after sorting by the caller. */
+/** The session files under `folder` and below it. */
 async function sessionFilesUnder(folder: string, context: SourceContext): Promise<string[]> {
   let entries: Dirent[];
   try {
