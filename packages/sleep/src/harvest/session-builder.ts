@@ -40,8 +40,11 @@ export interface SessionBuilder {
   skill(name: string): void;
   file(path: string): void;
   signal(signal: OutcomeSignal): void;
-  /** Rejects the whole session (a source's strict format check failed). */
-  reject(reason: 'malformed'): void;
+  /**
+   * Rejects the whole session: a source's strict format check failed, or the source found a mark of
+   * Sleep's own session where only it can look (a later prompt; the first one the builder checks).
+   */
+  reject(reason: 'malformed' | 'own-session'): void;
   /** The record, or undefined when it was skipped (the reason counted in the report). */
   finish(fallbackTime?: unknown): HarvestedSession | undefined;
 }

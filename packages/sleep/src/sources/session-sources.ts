@@ -3,11 +3,13 @@ import type { SourceId } from '../harvest/session-record.js';
 import type { SessionSource } from '../harvest/session-source.js';
 import { claudeCodeSource } from './claude-code/claude-code-source.js';
 import { codexSource } from './codex/codex-source.js';
+import { cursorSource } from './cursor/cursor-source.js';
 import { devinSource } from './devin/devin-source.js';
 import { opencodeSource } from './opencode-source.js';
+import { piSource } from './pi/pi-source.js';
 
 /** Every source Sleep reads, in the order a harvest of all of them reads them. */
-export const SESSION_SOURCES: readonly SessionSource[] = [claudeCodeSource, codexSource, opencodeSource, devinSource];
+export const SESSION_SOURCES: readonly SessionSource[] = [claudeCodeSource, codexSource, cursorSource, piSource, opencodeSource, devinSource];
 
 /** The readers of the sources `ids`, in that order. */
 export function sessionSourcesFor(ids: readonly SourceId[]): SessionSource[] {
