@@ -82,8 +82,8 @@ async function writeSessionStore(sessions: readonly StoreSession[]): Promise<voi
 }
 
 describe('the GitHub Copilot CLI source', () => {
-  it('is registered after Claude Code', () => {
-    expect(SESSION_SOURCES.map((source) => source.id).slice(0, 2)).toEqual(['claude-code', 'copilot-cli']);
+  it('is registered after Claude Code, before VS Code Copilot Chat', () => {
+    expect(SESSION_SOURCES.map((source) => source.id).slice(0, 3)).toEqual(['claude-code', 'copilot-cli', 'copilot-vscode']);
   });
 
   it('reads the real CLI’s session-state folder (shared fixture) into one record, tools by name only', async () => {
