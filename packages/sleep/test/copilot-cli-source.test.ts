@@ -125,7 +125,7 @@ describe('the GitHub Copilot CLI source', () => {
     expect(sessions.map((session) => [session.sessionId, session.project])).toEqual([[FIXTURE_SESSION_ID, '/home/user/project']]);
   });
 
-  it('leaves unopened the folders whose events were last written before the window, or whose workspace.yaml folder is out of scope', async () => {
+  it('leaves unopened the folders whose events were last written before the window, or whose workspace.yaml folder is out of scope (shared fixture, workspace.yaml of ours)', async () => {
     const old = copyFixtureSession('old-session');
     writeFileSync(path.join(old, 'workspace.yaml'), 'id: old-session\ncwd: /home/user/project\n');
     const past = new Date('2026-01-01T00:00:00Z');
@@ -152,6 +152,44 @@ describe('the GitHub Copilot CLI source', () => {
     expect(session?.turns.at(-1)).toEqual({ role: 'user', text: `still broken, key ${REDACTED}`, timestamp: '2026-11-29T06:50:00.000Z' });
     expect(session?.outcomeSignals).toContainEqual(expect.objectContaining({ kind: 'user-feedback', polarity: 'negative', phrase: 'still broken' }));
     expect(JSON.stringify(session)).not.toContain('sk-proj-');
+  });
+
+  it('reads errors, the branch and the files a session changed, never tool output (fixture of ours, built from the real events’ shapes)', async () => {
+    const folder = path.join(home, 'session-state', 'with-error');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(path.join(folder, 'workspace.yaml'), 'id: with-error\ncwd: /home/user/project\nbranch: fix/flaky\n');
+    writeFileSync(
+      path.join(folder, 'events.jsonl'),
+      [
+        {
+          type: 'session.start',
+          data: { sessionId: 'with-error', startTime: '2026-11-29T07:00:00.000Z', context: { cwd: '/home/user/project' } },
+          timestamp: '2026-11-29T07:00:00.000Z',
+        },
+        { type: 'user.message', data: { content: 'fix the flaky test' }, timestamp: '2026-11-29T07:00:01.000Z' },
+        {
+          type: 'tool.execution_start',
+          data: { toolName: 'edit', arguments: { path: 'test/flaky.test.ts', secret: 'tool-argument-text' } },
+          timestamp: '2026-11-29T07:00:02.000Z',
+        },
+        { type: 'tool.execution_complete', data: { success: true, result: { content: 'tool-output-text' } }, timestamp: '2026-11-29T07:00:03.000Z' },
+        { type: 'session.error', data: { errorType: 'model', message: 'the model call failed' }, timestamp: '2026-11-29T07:00:04.000Z' },
+        { type: 'session.shutdown', data: { codeChanges: { filesModified: ['test/flaky.test.ts'] } }, timestamp: '2026-11-29T07:00:05.000Z' },
+      ]
+        .map((event) => JSON.stringify(event))
+        .join('\n'),
+    );
+    const { sessions } = await harvest();
+    expect(sessions[0]).toMatchObject({
+      sessionId: 'with-error',
+      gitBranch: 'fix/flaky',
+      task: 'fix the flaky test',
+      endedAt: '2026-11-29T07:00:05.000Z',
+      toolCalls: [{ name: 'edit', afterTurn: 0 }],
+      filesTouched: ['test/flaky.test.ts'],
+      outcomeSignals: [{ kind: 'turn-error', detail: 'model: the model call failed' }],
+    });
+    expect(JSON.stringify(sessions[0])).not.toMatch(/tool-argument-text|tool-output-text/);
   });
 
   it('passes over a session whose events and workspace.yaml name no folder, and counts it (fixture of ours, built from the real events’ shapes)', async () => {
