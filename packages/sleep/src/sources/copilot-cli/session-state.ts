@@ -1,11 +1,11 @@
 import type { Dirent } from 'node:fs';
 import { open, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { forEachJsonLine } from '../../harvest/json-lines.js';
 import { isInScope } from '../../harvest/project-scope.js';
 import type { HarvestedSession } from '../../harvest/session-record.js';
 import type { SourceContext } from '../../harvest/session-source.js';
 import { asObject, asString, type JsonObject } from '../json-fields.js';
-import { forEachJsonLine } from '../../harvest/json-lines.js';
 import { parseWorkspaceYaml, type WorkspaceFields } from './workspace-yaml.js';
 
 /**
