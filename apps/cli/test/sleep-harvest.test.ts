@@ -11,7 +11,8 @@ function sharedDirectory(): string {
   return process.env.SKILLOPT_SHARED_DIR ?? path.resolve(folder, '../shared');
 }
 
-const CLAUDE_SESSIONS = path.join(sharedDirectory(), 'fixtures', 'cli-transcripts', 'claude', 'projects', '-home-user-project');
+const TRANSCRIPTS = path.join(sharedDirectory(), 'fixtures', 'cli-transcripts');
+const CLAUDE_SESSIONS = path.join(TRANSCRIPTS, 'claude', 'projects', '-home-user-project');
 const PROJECT = '/home/user/project';
 
 interface Line {
@@ -116,6 +117,28 @@ describe('skillopt sleep harvest', () => {
     const { code, stderr } = await skillopt(['sleep', 'harvest', '--source', 'claude-code', '--claude-home', 'no-claude-here', '--lookback', '0']);
     expect(code).toBe(0);
     expect(stderr).toContain(path.join(home, 'no-claude-here'));
+  });
+
+  it('reads every source found at its default location, each session once', async () => {
+    // The sessions the real Codex, Copilot and Pi CLIs wrote, where those CLIs keep them under this home.
+    const codexDay = path.join(home, '.codex', 'sessions', '2026', '11', '30');
+    mkdirSync(codexDay, { recursive: true });
+    cpSync(
+      path.join(TRANSCRIPTS, 'codex', 'sessions', 'YYYY', 'MM', 'DD', 'rollout-tool-roundtrip.jsonl'),
+      path.join(codexDay, 'rollout-tool-roundtrip.jsonl'),
+    );
+    cpSync(path.join(TRANSCRIPTS, 'pi', 'sessions'), path.join(home, '.pi', 'agent', 'sessions'), { recursive: true });
+    cpSync(path.join(TRANSCRIPTS, 'copilot', 'session-state'), path.join(home, '.copilot', 'session-state'), { recursive: true });
+
+    const { code, stdout } = await skillopt(['sleep', 'harvest', '--project', PROJECT, '--lookback', '0', '--json']);
+    expect(code).toBe(0);
+    const lines = jsonLines(stdout);
+    const harvested = lines.filter((line) => line.type === 'session');
+    expect(harvested.map((line) => line.source).sort()).toEqual(['claude-code', 'claude-code', 'codex', 'copilot-cli', 'pi']);
+    for (const session of harvested.filter((line) => line.source !== 'claude-code'))
+      expect(session).toMatchObject({ project: PROJECT, task: 'Read task.md and answer' });
+    const result = lines.at(-1) as Line & { sources: Array<{ source: string; sessions: number }> };
+    expect(result.sources.filter((source) => source.sessions > 0).map((source) => source.source)).toEqual(['claude-code', 'codex', 'copilot-cli', 'pi']);
   });
 
   it('names the nearest source for a misspelt one and exits 2', async () => {
