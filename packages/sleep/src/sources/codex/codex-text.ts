@@ -15,7 +15,7 @@ const PREAMBLE_MARKER = '--- project-doc ---';
 const PREAMBLE_CLOSINGS = ['</environment_context>', '</INSTRUCTIONS>'];
 
 /** The texts of a message's content: a string, a list of strings or `{text}` items, or items nesting `{content}`. */
-export function contentTexts(content: unknown): string[] {
+function contentTexts(content: unknown): string[] {
   if (typeof content === 'string') return [content];
   if (Array.isArray(content)) return content.flatMap(contentTexts);
   const item = asObject(content);
@@ -26,7 +26,7 @@ export function contentTexts(content: unknown): string[] {
 }
 
 /** What is left of one text part once the harness's own blocks are cut out ('' when nothing is). */
-export function withoutHarnessText(text: string): string {
+function withoutHarnessText(text: string): string {
   const trimmed = text.trim();
   if (HARNESS_BLOCK_OPENINGS.some((opening) => trimmed.startsWith(opening))) return '';
   if (!trimmed.startsWith(PREAMBLE_OPENING) && !trimmed.includes(PREAMBLE_MARKER)) return trimmed;

@@ -25,7 +25,7 @@ export function isMissing(error: unknown): boolean {
   return code === 'ENOENT' || code === 'ENOTDIR';
 }
 
-export function sessionKeyOf(file: string): string {
+function sessionKeyOf(file: string): string {
   const stem = path.basename(file, '.jsonl');
   return THREAD_ID_AT_END.exec(stem)?.[1] ?? stem;
 }
