@@ -50,9 +50,10 @@ function request(text: string, extra: Record<string, unknown> = {}): object {
   };
 }
 
-function harvest(options: { roots?: string[]; scope?: readonly string[]; since?: number } = {}) {
+function harvest(options: { roots?: string[]; scope?: readonly string[]; since?: number; requested?: boolean } = {}) {
   return harvestOneSource(copilotVscodeSource, {
     locations: { vscodeWorkspaceStorage: options.roots ?? [path.join(storage, 'stable')] },
+    requested: options.requested ?? false,
     scope: projectScope(options.scope ?? 'all'),
     ...(options.since === undefined ? {} : { since: options.since }),
   });
@@ -159,6 +160,19 @@ describe('the VS Code Copilot Chat source', () => {
     expect(sessions.map((session) => session.task)).toEqual(['the newer task', 'the older task']);
     expect(report).toMatchObject({ filesFound: 2, filesRead: 2 });
     expect(report.locations).toEqual([stable, insiders, `${stable}${path.sep}`]);
+  });
+
+  it('warns of missing storage roots, when asked for by name, only when none of them exists (fixtures of ours)', async () => {
+    const stable = path.join(storage, 'stable');
+    const insiders = path.join(storage, 'insiders');
+    writeChatSession(stable, 'workspace-1', 'file:///home/user/project', 'only', [request('the only task')]);
+    const oneBuild = await harvest({ roots: [stable, insiders], requested: true });
+    expect(oneBuild.sessions).toHaveLength(1);
+    expect(oneBuild.report.warnings).toEqual([]);
+    expect(oneBuild.report.locations).toEqual([stable, insiders]);
+
+    const none = await harvest({ roots: [path.join(storage, 'none-1'), path.join(storage, 'none-2')], requested: true });
+    expect(none.report.warnings.map((warning) => warning.path)).toEqual([path.join(storage, 'none-1'), path.join(storage, 'none-2')]);
   });
 });
 

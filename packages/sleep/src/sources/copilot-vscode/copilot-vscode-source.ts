@@ -75,12 +75,15 @@ async function sessionFilesToRead(roots: readonly string[], context: SourceConte
   const { report, scope, window } = context;
   const seen = new Set<string>();
   const toRead: ChatSessionFile[] = [];
+  // Most machines have one of VS Code's builds, not all: a missing root is only worth a warning
+  // when no root exists at all.
+  const missingRoots: string[] = [];
   for (const root of roots) {
     let workspaces: Dirent[];
     try {
       workspaces = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory());
     } catch (error) {
-      if (isMissing(error)) context.locationMissing(root);
+      if (isMissing(error)) missingRoots.push(root);
       else context.locationUnreadable(root, error);
       continue;
     }
@@ -115,6 +118,8 @@ async function sessionFilesToRead(roots: readonly string[], context: SourceConte
       }
     }
   }
+  if (missingRoots.length === roots.length) for (const root of missingRoots) context.locationMissing(root);
+  else for (const root of missingRoots) report.looked(root);
   return toRead.sort((left, right) => right.modified - left.modified);
 }
 
