@@ -43,8 +43,8 @@ class PrefixCursor {
     if (this.bytes[this.position] !== QUOTE) return undefined;
     const end = this.bytes.indexOf(QUOTE, this.position + 1);
     if (end === -1) return undefined;
-    const backslash = this.bytes.indexOf(BACKSLASH, this.position + 1);
-    if (backslash !== -1 && backslash < end) return undefined;
+    // Only the string's own bytes: searching the rest of the prefix for a backslash, once per key, was most of the classifier's time.
+    for (let index = this.position + 1; index < end; index += 1) if (this.bytes[index] === BACKSLASH) return undefined;
     const text = this.bytes.toString('latin1', this.position + 1, end);
     this.position = end + 1;
     return text;
@@ -75,18 +75,23 @@ class PrefixCursor {
   }
 }
 
-/** Reads the `message` object as far as its content's first block; true when that block is a tool result. */
-function messageStartsWithToolResult(cursor: PrefixCursor): { role?: string; toolResult: boolean } | undefined {
+interface MessageStart {
+  role: string | undefined;
+  toolResult: boolean;
+}
+
+/** Reads the `message` object as far as its content's first block; `toolResult` when that block is a tool result. */
+function readMessageStart(cursor: PrefixCursor): MessageStart | undefined {
   if (!cursor.expect(OPEN_BRACE)) return undefined;
   let role: string | undefined;
   for (;;) {
     const key = cursor.key();
     if (key === undefined) return undefined;
     if (key === 'content') {
-      if (!cursor.expect(OPEN_BRACKET) || !cursor.expect(OPEN_BRACE)) return { ...(role === undefined ? {} : { role }), toolResult: false };
+      if (!cursor.expect(OPEN_BRACKET) || !cursor.expect(OPEN_BRACE)) return { role, toolResult: false };
       const first = cursor.key();
-      if (first === 'tool_use_id') return { ...(role === undefined ? {} : { role }), toolResult: true };
-      if (first === 'type') return { ...(role === undefined ? {} : { role }), toolResult: cursor.scalar() === 'tool_result' };
+      if (first === 'tool_use_id') return { role, toolResult: true };
+      if (first === 'type') return { role, toolResult: cursor.scalar() === 'tool_result' };
       return undefined;
     }
     const value = cursor.scalar();
@@ -105,7 +110,7 @@ export function classifyPrefix(prefix: Buffer): PrefixVerdict {
     if (key === undefined) return 'parse';
     if (key === 'message') {
       if (cursor.peek() !== OPEN_BRACE) return 'parse';
-      const message = messageStartsWithToolResult(cursor);
+      const message = readMessageStart(cursor);
       if (message === undefined || !message.toolResult) return 'parse';
       const isUser = type === 'user' || (type === undefined && message.role === 'user');
       return isUser ? 'tool-result' : 'parse';
