@@ -1,4 +1,5 @@
 import { libraryBuild } from '../../tsup.base';
 
 // The shims give the CommonJS build an import.meta.url, by which sql.js's wasm file is found.
-export default libraryBuild(['src/index.ts'], { shims: true });
+// `harvest-only` is the `./harvest` subpath: the harvest without the checkpoint store's dependencies.
+export default libraryBuild(['src/index.ts', 'src/harvest-only.ts'], { shims: true });

@@ -1,4 +1,4 @@
-import { redactSecretText } from '@skillopt/contract';
+import { redactSecretText } from '@skillopt/contract/secret-redaction';
 import { detectFeedback, type FeedbackLexicon } from './feedback-signals.js';
 import type { SkipReason, SourceReportRecorder } from './harvest-report.js';
 import { isMetaPrompt } from './meta-prompt.js';
