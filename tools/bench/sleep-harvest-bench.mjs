@@ -8,8 +8,8 @@
 //
 //   (a) the harvester library (@skillopt/sleep's built dist) over every file, all time, every project;
 //   (b) a plain Node line loop (readline) with JSON.parse on every line, over the same files;
-//   (c) the CLI's own figure, `skillopt sleep harvest --source claude-code --lookback 0 --json`
-//       with CLAUDE_CONFIG_DIR at the corpus, when that command is built;
+//   (c) the CLI's own figure, `skillopt sleep harvest --claude-home <corpus> --all-projects
+//       --lookback 0 --json > /dev/null`, when that command is built (apps/cli/bin/run.js);
 //   (d) a one-day lookback over the year: files opened and bytes read against the corpus's.
 //
 //   node tools/bench/sleep-harvest-bench.mjs [--sessions 200] [--megabytes 200] [--runs 3] [--keep <dir>] [--cli <run.js>] [--json]
@@ -26,7 +26,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const libraryEntry = path.join(repoRoot, 'packages', 'sleep', 'dist', 'index.js');
+// The harvest-only entry (`@skillopt/sleep/harvest`): what a process that only harvests loads.
+const libraryEntry = path.join(repoRoot, 'packages', 'sleep', 'dist', 'harvest-only.js');
 const usage = 'node tools/bench/sleep-harvest-bench.mjs [--sessions 200] [--megabytes 200] [--runs 3] [--keep <dir>] [--cli <run.js>] [--json]';
 
 // The issue's targets (#26, item 4), and the original's figures on its bench machine.
@@ -324,12 +325,13 @@ function measureCli(runs, claudeHome, totalBytes) {
   if (!existsSync(bin) || !existsSync(commandFile)) return undefined;
   const gnuTime = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
   const results = Array.from({ length: runs }, () => {
-    const argv = [process.execPath, bin, 'sleep', 'harvest', '--source', 'claude-code', '--lookback', '0', '--json'];
+    const argv = [process.execPath, bin, 'sleep', 'harvest', '--claude-home', claudeHome, '--all-projects', '--lookback', '0', '--json'];
     const started = process.hrtime.bigint();
+    // The records go to /dev/null, as a developer's redirect would send them: the figure is the harvest's, not a pipe's.
     const result = spawnSync(gnuTime ?? argv[0], gnuTime === undefined ? argv.slice(1) : ['-f', '%M', ...argv], {
       encoding: 'utf8',
-      env: { ...process.env, CLAUDE_CONFIG_DIR: claudeHome },
-      maxBuffer: 256 << 20,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      maxBuffer: 1 << 20,
     });
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     if (result.status !== 0) throw new Error(`the CLI failed: ${result.stderr}`);
