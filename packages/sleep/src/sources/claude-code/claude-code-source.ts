@@ -5,6 +5,7 @@ import { forEachJsonLine } from '../../harvest/json-lines.js';
 import type { HarvestedSession } from '../../harvest/session-record.js';
 import type { SessionSource, SourceContext } from '../../harvest/session-source.js';
 import { slugFolderMayHold } from './project-slug.js';
+import { decodeWithoutThinking } from './thinking-blocks.js';
 import { createTimestampScanner } from './timestamp-scanner.js';
 import { classifyPrefix } from './tool-result-prefix.js';
 import { addTranscriptRecord } from './transcript-record.js';
@@ -87,6 +88,7 @@ async function readSession({ file, modified }: SessionFile, context: SourceConte
   let sidechainLine = 0;
   const { bytesRead } = await forEachJsonLine(file, (record) => addTranscriptRecord(record, builder), {
     prefixBytes: PREFIX_BYTES,
+    decodeLine: decodeWithoutThinking,
     signal: context.signal,
     keep(prefix, lineNumber) {
       const verdict = classifyPrefix(prefix);
