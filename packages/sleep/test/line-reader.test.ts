@@ -137,6 +137,16 @@ describe('lines streamed from a file', () => {
     for (const [number, { lines }] of together.entries()) expect(lines.map(([, text]) => text)).toEqual(expected(number));
   });
 
+  it('reads a file whose length is a whole number of chunks, and an empty file', async () => {
+    const file = write('exact.txt', 'abc\ndefghij\nkl\n');
+    expect((await collect(file, { chunkBytes: 8 })).lines).toEqual([
+      [1, 'abc'],
+      [2, 'defghij'],
+      [3, 'kl'],
+    ]);
+    expect(await collect(write('empty.txt', ''))).toEqual({ lines: [], result: { bytesRead: 0, lines: 0 } });
+  });
+
   it('stops at an aborted signal and closes the file', async () => {
     const file = write('abort.txt', 'one\ntwo\nthree\n');
     const controller = new AbortController();

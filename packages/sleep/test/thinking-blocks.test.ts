@@ -1,4 +1,5 @@
-import { decodeWithoutThinking, leadingThinkingBlocks } from '../src/sources/claude-code/thinking-blocks.js';
+import { leadingThinkingBlocks, decodeWithoutThinking } from '../src/sources/claude-code/thinking-blocks.js';
+import { readTranscriptPrefix } from '../src/sources/claude-code/tool-result-prefix.js';
 
 // An assistant record in Claude Code 2.1.197's key order (the shared fixtures'), with extended
 // thinking as the CLI records it (fixture of ours, built from the fixtures' shapes).
@@ -52,5 +53,13 @@ describe('thinking blocks cut out of an assistant line before it is parsed', () 
     const truncated = line.slice(0, line.indexOf('signature') - 20);
     expect(leadingThinkingBlocks(Buffer.from(truncated))).toBeUndefined();
     expect(() => JSON.parse(decodeWithoutThinking(Buffer.from(truncated)))).toThrow(SyntaxError);
+  });
+
+  it('finds the same blocks from where the prefix reader saw the content begin', () => {
+    const line = Buffer.from(assistantLine([THINKING, TEXT, TOOL]));
+    const { verdict, contentStart } = readTranscriptPrefix(line.subarray(0, 512));
+    expect(verdict).toBe('parse');
+    expect(line.toString('latin1', (contentStart as number) - 11, contentStart)).toBe('"content":[');
+    expect(leadingThinkingBlocks(line, contentStart)).toEqual(leadingThinkingBlocks(line));
   });
 });

@@ -34,7 +34,9 @@ const CARRIAGE_RETURN = 0x0d;
 const INITIAL_CARRY_BYTES = 64 << 10;
 // Read buffers of the default size are handed from one file to the next instead of left to the
 // collector: a fresh megabyte per read was most of the reader's share of the peak memory.
-const SPARE_BUFFER_LIMIT = 4;
+const SPARE_BUFFER_LIMIT = 8;
+// Chunks read or being read ahead of the one being split: two reads under way while a chunk is split.
+const READS_AHEAD = 3;
 const spareBuffers: Buffer[] = [];
 
 function takeBuffer(bytes: number): Buffer {
@@ -57,8 +59,8 @@ function withoutCarriageReturn(line: Buffer): Buffer {
  * Calls `onLine` with each line (without its `\n` or `\r\n`), in order, numbered from 1. The
  * buffer passed is valid during the call only.
  *
- * Two read buffers take turns: while one chunk is split into lines, the next is already being
- * read into the other, so the wait for the file system overlaps the work. A line that lies whole
+ * Read buffers take turns: while one chunk is split into lines, the next ones are already being
+ * read, each at its own offset, so the wait for the file system overlaps the work. A line that lies whole
  * in a chunk is passed on as a view of it, without a copy; only a line that crosses a chunk's end
  * is gathered, into one buffer reused for every such line.
  */
@@ -154,31 +156,46 @@ export async function forEachLine(file: string, onLine: (line: Buffer, lineNumbe
   };
 
   const handle = await open(file, 'r');
-  let filling = takeBuffer(chunkBytes);
-  let spare = takeBuffer(chunkBytes);
-  let reading: ReturnType<FileHandle['read']> | undefined;
+  // Reads under way, oldest first, each at its own offset so they can run side by side.
+  const reads: Array<{ buffer: Buffer; offset: number; done: ReturnType<FileHandle['read']> }> = [];
+  let nextOffset = 0;
+  const startRead = (buffer: Buffer) => {
+    reads.push({ buffer, offset: nextOffset, done: handle.read(buffer, 0, chunkBytes, nextOffset) });
+    nextOffset += chunkBytes;
+  };
   let bytesRead = 0;
   try {
-    reading = handle.read(filling, 0, chunkBytes, null);
+    for (let index = 0; index < READS_AHEAD; index += 1) startRead(takeBuffer(chunkBytes));
     for (;;) {
       options.signal?.throwIfAborted();
-      const { bytesRead: count } = await reading;
-      reading = undefined;
-      if (count === 0) break;
+      const read = reads.shift() as (typeof reads)[number];
+      const { bytesRead: count } = await read.done;
+      if (count === 0) {
+        returnBuffer(read.buffer);
+        break;
+      }
       bytesRead += count;
-      const chunk = filling.subarray(0, count);
-      [filling, spare] = [spare, filling];
-      // The previous read has finished, so this one continues from where it stopped.
-      reading = handle.read(filling, 0, chunkBytes, null);
-      splitChunk(chunk);
+      if (count < chunkBytes) {
+        // A short read: the file ends here, or grew or was cut while being read. The reads after
+        // it assumed a full chunk; they are dropped and reading goes on from where this one ended.
+        for (const later of reads.splice(0)) {
+          await later.done.catch(() => undefined);
+          returnBuffer(later.buffer);
+        }
+        nextOffset = read.offset + count;
+        for (let index = 1; index < READS_AHEAD; index += 1) startRead(takeBuffer(chunkBytes));
+      }
+      splitChunk(read.buffer.subarray(0, count));
+      startRead(read.buffer);
     }
     if (lineBytes > 0) endLine();
     return { bytesRead, lines: lineNumber - 1 };
   } finally {
     // A read still under way owns its buffer and the handle: let it finish before both go.
-    await reading?.catch(() => undefined);
+    for (const read of reads) {
+      await read.done.catch(() => undefined);
+      returnBuffer(read.buffer);
+    }
     await handle.close();
-    returnBuffer(filling);
-    returnBuffer(spare);
   }
 }

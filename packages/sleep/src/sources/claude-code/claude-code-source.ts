@@ -7,7 +7,7 @@ import type { SessionSource, SourceContext } from '../../harvest/session-source.
 import { slugFolderMayHold } from './project-slug.js';
 import { decodeWithoutThinking } from './thinking-blocks.js';
 import { createTimestampScanner } from './timestamp-scanner.js';
-import { classifyPrefix } from './tool-result-prefix.js';
+import { readTranscriptPrefix } from './tool-result-prefix.js';
 import { addTranscriptRecord } from './transcript-record.js';
 
 /**
@@ -86,13 +86,18 @@ async function readSession({ file, modified }: SessionFile, context: SourceConte
   const scanner = createTimestampScanner((timestamp) => builder.time(timestamp));
   // Sidechain lines are passed over whole, their time too; tool results give only their time.
   let sidechainLine = 0;
+  // Where the prefix showed the line's content to begin, so the thinking cut need not look again.
+  let contentLine = 0;
+  let contentStart: number | undefined;
   const { bytesRead } = await forEachJsonLine(file, (record) => addTranscriptRecord(record, builder), {
     prefixBytes: PREFIX_BYTES,
-    decodeLine: decodeWithoutThinking,
+    decodeLine: (line, lineNumber) => decodeWithoutThinking(line, lineNumber === contentLine ? contentStart : undefined),
     signal: context.signal,
     keep(prefix, lineNumber) {
-      const verdict = classifyPrefix(prefix);
+      const { verdict, contentStart: start } = readTranscriptPrefix(prefix);
       if (verdict === 'sidechain') sidechainLine = lineNumber;
+      contentLine = lineNumber;
+      contentStart = start;
       return verdict === 'parse';
     },
     onSkippedBytes(bytes, lineNumber) {

@@ -29,14 +29,21 @@ export class JsonPrefixCursor {
     return true;
   }
 
-  /** A string without escapes (keys and the short values before `message` have none). */
-  string(): string | undefined {
+  /** The end (its closing quote) of a string without escapes at the cursor; undefined for anything else. */
+  private plainStringEnd(): number | undefined {
     this.skipSpace();
     if (this.bytes[this.position] !== QUOTE) return undefined;
     const end = this.bytes.indexOf(QUOTE, this.position + 1);
     if (end === -1) return undefined;
     // Only the string's own bytes: searching the rest of the prefix for a backslash, once per key, was most of the classifier's time.
     for (let index = this.position + 1; index < end; index += 1) if (this.bytes[index] === BACKSLASH) return undefined;
+    return end;
+  }
+
+  /** A string without escapes (keys and the short values before `message` have none). */
+  string(): string | undefined {
+    const end = this.plainStringEnd();
+    if (end === undefined) return undefined;
     const text = this.bytes.toString('latin1', this.position + 1, end);
     this.position = end + 1;
     return text;
@@ -54,6 +61,16 @@ export class JsonPrefixCursor {
     if (end >= this.bytes.length) return undefined;
     this.position = end;
     return match[0];
+  }
+
+  /** Steps over a scalar value (a string without escapes, or a literal) without decoding it; false for anything else. */
+  skipScalar(): boolean {
+    this.skipSpace();
+    if (this.bytes[this.position] !== QUOTE) return this.scalar() !== undefined;
+    const end = this.plainStringEnd();
+    if (end === undefined) return false;
+    this.position = end + 1;
+    return true;
   }
 
   key(): string | undefined {

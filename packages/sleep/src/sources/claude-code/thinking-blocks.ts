@@ -21,7 +21,7 @@ function advanceToKey(cursor: JsonPrefixCursor, wanted: string): boolean {
     const key = cursor.key();
     if (key === undefined) return false;
     if (key === wanted) return true;
-    if (cursor.scalar() === undefined || !cursor.expect(COMMA)) return false;
+    if (!cursor.skipScalar() || !cursor.expect(COMMA)) return false;
   }
 }
 
@@ -36,10 +36,15 @@ function skipThinkingBlock(cursor: JsonPrefixCursor): boolean {
   }
 }
 
-/** The bytes of the content's leading thinking blocks (with the comma after them), or undefined when there are none. */
-export function leadingThinkingBlocks(line: Buffer): { start: number; end: number } | undefined {
+/**
+ * The bytes of the content's leading thinking blocks (with the comma after them), or undefined
+ * when there are none. `contentStart`, when the line's prefix was read already, is where the
+ * content array's first block may begin.
+ */
+export function leadingThinkingBlocks(line: Buffer, contentStart?: number): { start: number; end: number } | undefined {
   const cursor = new JsonPrefixCursor(line);
-  if (!advanceToKey(cursor, 'message') || !advanceToKey(cursor, 'content') || !cursor.expect(OPEN_BRACKET)) return undefined;
+  if (contentStart !== undefined) cursor.position = contentStart;
+  else if (!advanceToKey(cursor, 'message') || !advanceToKey(cursor, 'content') || !cursor.expect(OPEN_BRACKET)) return undefined;
   cursor.skipSpace();
   const start = cursor.position;
   let end = start;
@@ -57,8 +62,8 @@ export function leadingThinkingBlocks(line: Buffer): { start: number; end: numbe
 }
 
 /** A transcript line as the text to parse, its leading thinking blocks cut out. */
-export function decodeWithoutThinking(line: Buffer): string {
-  const blocks = leadingThinkingBlocks(line);
+export function decodeWithoutThinking(line: Buffer, contentStart?: number): string {
+  const blocks = leadingThinkingBlocks(line, contentStart);
   // Both cuts fall on ASCII punctuation, so neither splits a UTF-8 sequence.
   return blocks === undefined ? line.toString('utf8') : line.toString('utf8', 0, blocks.start) + line.toString('utf8', blocks.end);
 }
