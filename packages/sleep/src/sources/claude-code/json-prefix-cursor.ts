@@ -1,6 +1,6 @@
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const COLON = 0x3a;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
 export const COMMA = 0x2c;
 export const OPEN_BRACE = 0x7b;
 export const OPEN_BRACKET = 0x5b;

@@ -1,4 +1,4 @@
-import { COLON, COMMA, JsonPrefixCursor, OPEN_BRACE, OPEN_BRACKET } from './json-prefix-cursor.js';
+import { COMMA, JsonPrefixCursor, OPEN_BRACE, OPEN_BRACKET } from './json-prefix-cursor.js';
 
 /**
  * Tells from a transcript line's first bytes whether Claude Code wrote it as a tool result: a
