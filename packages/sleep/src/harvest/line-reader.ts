@@ -62,14 +62,14 @@ function withoutCarriageReturn(line: Buffer): Buffer {
  * Calls `onLine` with each line (without its `\n` or `\r\n`), in order, numbered from 1. The
  * buffer passed is valid during the call only.
  *
- * The file is opened and its chunks read synchronously, into one reused buffer, with the event
- * loop given a turn every few megabytes. A read from the page cache takes tens of microseconds; handing each one to libuv's
- * thread pool and waiting for its answer cost more than the read itself (on the 2-core bench
- * machine the asynchronous reader idled a third of its time, and reading the corpus alone ran at
- * 1.5 GB/s against 3 GB/s read in place; an asynchronous open and close of each of 200 files
- * idled 0.1 s more). A line that lies whole in a chunk is passed on as a view
- * of it, without a copy; only a line that crosses a chunk's end is gathered, into one buffer
- * reused for every such line.
+ * The file is opened, read and closed synchronously, into one reused buffer, with the event loop
+ * given a turn every few megabytes. A read from the page cache takes tens of microseconds; handing
+ * each one to libuv's thread pool and waiting for the answer cost more than the read itself (on
+ * the 2-core bench machine the asynchronous reader idled a third of its time, reading the corpus
+ * alone ran at 1.5 GB/s against 3 GB/s in place, and an asynchronous open and close of each of 200
+ * files idled 0.1 s more). A line that lies whole in a chunk is passed on as a view of it, without
+ * a copy; only a line that crosses a chunk's end is gathered, into one buffer reused for every
+ * such line.
  */
 export async function forEachLine(file: string, onLine: (line: Buffer, lineNumber: number) => void, options: LineReadOptions = {}): Promise<LineReadResult> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
