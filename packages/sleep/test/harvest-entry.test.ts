@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { SkillOptError } from '@skillopt/contract';
+import { SkillOptError as SkillOptErrorOfItsEntry } from '@skillopt/contract/errors';
+import { sessionSourcesFor } from '../src/harvest-only.js';
+import type { SourceId } from '../src/harvest/session-record.js';
 
 // The modules a file loads when it runs: value imports and re-exports, not `import type`, and not
 // `await import(…)`, which loads only when reached.
@@ -38,5 +42,10 @@ describe('the harvest-only entry', () => {
     expect(manifest.exports['./harvest'].import.default).toBe('./dist/harvest-only.js');
     expect(manifest.exports['./harvest'].require.default).toBe('./dist/harvest-only.cjs');
     expect(loadedModules('index.ts').packages).toEqual(new Set(['@skillopt/contract/errors', '@skillopt/contract/secret-redaction', '@skillopt/core', 'zod']));
+  });
+
+  it('throws the one SkillOptError class, whichever contract entry a caller took it from', () => {
+    expect(SkillOptErrorOfItsEntry).toBe(SkillOptError);
+    expect(() => sessionSourcesFor(['claude' as SourceId])).toThrow(SkillOptError);
   });
 });
