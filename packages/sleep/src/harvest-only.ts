@@ -1,7 +1,7 @@
 /**
  * `@skillopt/sleep/harvest`: the harvest alone. Unlike the package's main entry it loads neither
  * the checkpoint store (with @skillopt/core and zod) nor the source-name suggestions, so a
- * process that only harvests starts some 30 MiB smaller; sql.js loads only when a SQLite source
+ * process that only harvests starts about 23 MiB smaller; sql.js loads only when a SQLite source
  * is read.
  */
 export { detectFeedback, type FeedbackLexicon, feedbackLexicon } from './harvest/feedback-signals.js';
