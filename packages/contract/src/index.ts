@@ -126,7 +126,7 @@ export {
   SkillOptError,
   type SkillOptErrorOptions,
 } from './errors.js';
-export { isSecretKey, REDACTED, redactSecrets, redactSecretText } from './secret-redaction.js';
+export { isSecretKey, REDACTED, redactSecrets, redactSecretText, secretEnvironmentValues } from './secret-redaction.js';
 export {
   type Backend,
   type BackendCredentials,

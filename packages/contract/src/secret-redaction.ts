@@ -130,3 +130,17 @@ function redactEntry(key: string, item: unknown, knownSecrets: ReadonlyArray<str
   if (isSecretKey(key) && !unset) return REDACTED;
   return redact(item, knownSecrets, seen);
 }
+
+/** Environment values shorter than this are too likely to occur by chance to be replaced. */
+const MIN_SECRET_VALUE_LENGTH = 8;
+
+/**
+ * The values of the secret-looking variables of `environment`, longest first (so no shorter one
+ * splits a longer one): secrets a process holds, to be cut out wherever they appear.
+ */
+export function secretEnvironmentValues(environment: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.entries(environment)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].length >= MIN_SECRET_VALUE_LENGTH && isSecretKey(entry[0]))
+    .map(([, secret]) => secret)
+    .sort((left, right) => right.length - left.length);
+}

@@ -233,6 +233,30 @@ describe('records (fixture of ours, built from the spec’s shapes)', () => {
   });
 });
 
+describe('extended thinking (fixture of ours, built from the spec’s shapes)', () => {
+  test('a thinking block is cut before parsing: its reasoning is in no record, while the reply, tool call and times are', async () => {
+    const thinking = { type: 'thinking', thinking: 'Maybe "sk-proj-thinking0123456789" \\ is the key', signature: 'S'.repeat(500) };
+    writeSession('-home-user-project', 'a.jsonl', [
+      prompt('make the build pass', '2026-11-29T10:00:00.000Z'),
+      assistant(
+        [thinking, { type: 'text', text: 'Running the build.' }, { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'make' } }],
+        '2026-11-29T10:00:04.000Z',
+      ),
+      toolResult('ok', '2026-11-29T10:00:06.000Z'),
+      assistant([thinking], '2026-11-29T10:00:07.000Z'),
+      assistant([{ type: 'text', text: 'The build passes.' }], '2026-11-29T10:00:09.000Z'),
+    ]);
+    const { sessions, report } = await harvest();
+    expect(report.corruptLineCount).toBe(0);
+    const [session] = sessions;
+    expect(session?.turns.map((turn) => turn.text)).toEqual(['make the build pass', 'The build passes.']);
+    expect(session?.toolCalls.map((call) => call.name)).toEqual(['Bash']);
+    expect(session?.assistantTurnCount).toBe(3);
+    expect(session?.endedAt).toBe('2026-11-29T10:00:09.000Z');
+    expect(JSON.stringify(session)).not.toContain('sk-proj-thinking');
+  });
+});
+
 describe('scope, window and layout before a file is opened (fixture of ours, built from the spec’s shapes)', () => {
   test('a session in /home/user is not in the scope /home/user/project; one in /home/user/project/sub is', async () => {
     writeSession('-home-user', 'home.jsonl', simpleSession('tidy my dotfiles', '/home/user'));

@@ -30,4 +30,9 @@ describe('feedback read from a prompt', () => {
     const lexicon = feedbackLexicon({ SKILLOPT_SLEEP_NEG_FEEDBACK: 'falsch, geht nicht', SKILLOPT_SLEEP_POS_FEEDBACK: 'danke' });
     expect(phrases('das geht nicht, danke', lexicon)).toEqual(['negative:geht nicht', 'positive:danke']);
   });
+
+  it('matches a phrase whatever its case, in the prompt and in a lexicon given by hand', () => {
+    expect(phrases('STILL BROKEN after the change, Thanks anyway')).toEqual(['negative:still broken', 'positive:thanks']);
+    expect(phrases('Ship It now', { negative: [], positive: ['SHIP IT'] })).toEqual(['positive:SHIP IT']);
+  });
 });

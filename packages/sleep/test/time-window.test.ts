@@ -15,6 +15,14 @@ describe('timestamps as epoch milliseconds', () => {
     expect(toEpochMilliseconds(undefined)).toBeUndefined();
   });
 
+  it('reads the canonical UTC form with any fraction, and no impossible date in it', () => {
+    const expected = Date.UTC(2026, 5, 20, 10, 0, 0, 123);
+    expect(toEpochMilliseconds('2026-06-20T10:00:00.123Z')).toBe(expected);
+    expect(toEpochMilliseconds('2026-06-20T10:00:00.123456Z')).toBe(expected);
+    expect(toEpochMilliseconds('2026-06-20T10:00:00Z')).toBe(expected - 123);
+    expect(toEpochMilliseconds('2026-13-45T10:00:00.000Z')).toBeUndefined();
+  });
+
   it('compares a checkpoint east of UTC as a time, not as text', () => {
     // 09:30 in UTC+02:00 is 07:30Z: a session that ended at 08:00Z is after it, though "08:00Z" < "09:30" as text.
     const checkpoint = toEpochMilliseconds('2026-06-20T09:30:00+02:00') as number;

@@ -1,7 +1,4 @@
-import { isSecretKey, redactSecrets } from '@skillopt/contract';
-
-/** Environment values shorter than this are too likely to occur by chance to be replaced. */
-const MIN_SECRET_LENGTH = 8;
+import { redactSecrets, secretEnvironmentValues as secretValuesOf } from '@skillopt/contract';
 
 /**
  * The last guard before anything reaches the run directory: every JSON artifact and every line
@@ -17,10 +14,7 @@ export function redactArtifactSecrets(value: unknown, knownSecrets: readonly str
   return redactSecrets(JSON.parse(serialised) as unknown, knownSecrets);
 }
 
-/** The values of the secret-looking environment variables, longest first (so no shorter one splits a longer one). */
+/** The values of this process's secret-looking environment variables (the contract's rule), longest first. */
 export function secretEnvironmentValues(environment: NodeJS.ProcessEnv = process.env): string[] {
-  return Object.entries(environment)
-    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].length >= MIN_SECRET_LENGTH && isSecretKey(entry[0]))
-    .map(([, secret]) => secret)
-    .sort((a, b) => b.length - a.length);
+  return secretValuesOf(environment);
 }

@@ -1,6 +1,6 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract/errors';
 import { acquireDirectoryLock, readJsonFileIfExists, writeJsonAtomic } from '@skillopt/core';
 import { z } from 'zod';
 import { SOURCE_IDS, type SourceId } from '../harvest/session-record.js';

@@ -86,6 +86,9 @@ export function detectFeedback(text: string, turn: number, lexicon: FeedbackLexi
   // Longest phrases first, so "still broken" claims its words before "broken" does.
   const byLength = (phrases: readonly string[]) => [...phrases].sort((left, right) => right.length - left.length);
   for (const phrase of byLength(lexicon.negative)) {
+    // Most prompts hold none of the phrases: a plain substring search rules a phrase out far
+    // faster than the whole-word pattern can.
+    if (!lower.includes(phrase.toLowerCase())) continue;
     for (const match of lower.matchAll(phrasePattern(phrase))) {
       const end = match.index + phrase.length;
       if (overlaps(match.index, end)) continue;
@@ -94,6 +97,7 @@ export function detectFeedback(text: string, turn: number, lexicon: FeedbackLexi
     }
   }
   for (const phrase of byLength(lexicon.positive)) {
+    if (!lower.includes(phrase.toLowerCase())) continue;
     for (const match of lower.matchAll(phrasePattern(phrase))) {
       const end = match.index + phrase.length;
       if (overlaps(match.index, end)) continue;

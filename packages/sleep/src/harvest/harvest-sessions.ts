@@ -1,5 +1,4 @@
-import { redactSecretText } from '@skillopt/contract';
-import { secretEnvironmentValues } from '@skillopt/core';
+import { redactSecretText, secretEnvironmentValues } from '@skillopt/contract/secret-redaction';
 import { feedbackLexicon } from './feedback-signals.js';
 import { createSourceReportRecorder, type SourceReport } from './harvest-report.js';
 import type { ProjectScope } from './project-scope.js';

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract/errors';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store.js';
 import type { ProjectScope } from './project-scope.js';
 import type { SourceId } from './session-record.js';

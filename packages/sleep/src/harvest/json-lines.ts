@@ -3,6 +3,8 @@ import { forEachLine, type LineReadOptions, type LineReadResult } from './line-r
 export interface JsonLinesOptions extends Omit<LineReadOptions, 'onLineTooLong'> {
   /** A line that is not JSON, or too long to hold: reported with its number, then passed over. */
   onCorruptLine: (lineNumber: number, message: string) => void;
+  /** The text a line is parsed from; default its UTF-8. A source may cut out here what it never reads. */
+  decodeLine?: (line: Buffer, lineNumber: number) => string;
 }
 
 /** Calls `onRecord` with each line of a JSON Lines file parsed; blank lines are passed over. */
@@ -14,7 +16,7 @@ export async function forEachJsonLine(
   return forEachLine(
     file,
     (line, lineNumber) => {
-      const text = line.toString('utf8');
+      const text = options.decodeLine === undefined ? line.toString('utf8') : options.decodeLine(line, lineNumber);
       if (text.trim() === '') return;
       let record: unknown;
       try {

@@ -1,4 +1,4 @@
-import { redactSecretText } from '@skillopt/contract';
+import { redactSecretText } from '@skillopt/contract/secret-redaction';
 import { detectFeedback, type FeedbackLexicon } from './feedback-signals.js';
 import type { SkipReason, SourceReportRecorder } from './harvest-report.js';
 import { isMetaPrompt } from './meta-prompt.js';
@@ -70,7 +70,7 @@ export function createSessionBuilder(source: SourceId, sessionId: string, locati
   let assistantTurnCount = 0;
   let keptUserTurns = 0;
   // The reply that closes the current exchange: replaced by each later reply until the next prompt.
-  let pendingReply: SessionTurn | undefined;
+  let pendingReply: { text: string; time: number | undefined } | undefined;
 
   const clean = (text: string) => clipText(redactSecretText(text.replace(/\0/g, ''), rules.knownSecrets), limits.maxTextCharacters);
   const noteTime = (value: unknown) => {
@@ -84,7 +84,8 @@ export function createSessionBuilder(source: SourceId, sessionId: string, locati
     if (pendingReply === undefined) return;
     // Only the reply that closes an exchange is kept, so only it is cleaned: redacting every reply
     // as it came was most of the harvest's time on long agent sessions.
-    turns.push({ ...pendingReply, text: clean(pendingReply.text) });
+    const { text, time } = pendingReply;
+    turns.push({ role: 'assistant', text: clean(text), ...(time === undefined ? {} : { timestamp: isoTime(time) }) });
     pendingReply = undefined;
     // Keep the newest replies: drop the oldest assistant turn once over the limit.
     if (turns.filter((turn) => turn.role === 'assistant').length > limits.maxAssistantTurns) {
@@ -125,7 +126,7 @@ export function createSessionBuilder(source: SourceId, sessionId: string, locati
       const time = noteTime(timestamp);
       assistantTurnCount += 1;
       if (text === undefined || text.trim() === '') return;
-      pendingReply = { role: 'assistant', text, ...(time === undefined ? {} : { timestamp: isoTime(time) }) };
+      pendingReply = { text, time };
     },
     toolCall(name) {
       const cleaned = cleanToolName(name);

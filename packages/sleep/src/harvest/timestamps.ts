@@ -5,8 +5,15 @@
  * `…Z` times, so east of UTC sessions were skipped forever (upstream-sleep §9 item 1).
  */
 
+// The form nearly every source writes, `2026-11-29T06:43:30.042Z`: parsed as it is, without the normalising below.
+const CANONICAL_UTC_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z$/;
+
 /** Epoch milliseconds, or undefined when `value` is not a time. A time without a zone is UTC. */
 export function toEpochMilliseconds(value: unknown): number | undefined {
+  if (typeof value === 'string' && CANONICAL_UTC_TIME.test(value)) {
+    const parsed = Date.parse(value);
+    if (!Number.isNaN(parsed)) return parsed;
+  }
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value <= 0) return undefined;
     // Seconds until the year 33658; anything larger is milliseconds.

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract/errors';
 import type { SourceId } from '../harvest/session-record.js';
 import type { SessionSource } from '../harvest/session-source.js';
 import { claudeCodeSource } from './claude-code/claude-code-source.js';

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract/errors';
 import { nearestWord } from '@skillopt/core';
 import { SOURCE_IDS, type SourceId } from '../harvest/session-record.js';
 

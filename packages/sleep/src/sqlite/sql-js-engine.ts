@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 
 // Resolved from this module's own location, so the package's wasm file is found whether this runs
 // from dist (ESM, or CommonJS through tsup's import.meta shim) or from source under Jest (swc
@@ -16,6 +16,8 @@ let engine: Promise<SqlJsStatic> | undefined;
  */
 export function sqliteEngine(): Promise<SqlJsStatic> {
   engine ??= (async () => {
+    // Imported here, not at the top: a harvest that reads no SQLite source never loads sql.js.
+    const { default: initSqlJs } = await import('sql.js');
     const wasmBinary = await readFile(requireFromHere.resolve('sql.js/dist/sql-wasm.wasm'));
     return initSqlJs({ wasmBinary: wasmBinary.buffer.slice(wasmBinary.byteOffset, wasmBinary.byteOffset + wasmBinary.byteLength) as ArrayBuffer });
   })();

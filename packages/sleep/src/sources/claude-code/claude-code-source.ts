@@ -5,8 +5,9 @@ import { forEachJsonLine } from '../../harvest/json-lines.js';
 import type { HarvestedSession } from '../../harvest/session-record.js';
 import type { SessionSource, SourceContext } from '../../harvest/session-source.js';
 import { slugFolderMayHold } from './project-slug.js';
+import { decodeWithoutThinking } from './thinking-blocks.js';
 import { createTimestampScanner } from './timestamp-scanner.js';
-import { classifyPrefix } from './tool-result-prefix.js';
+import { readTranscriptPrefix } from './tool-result-prefix.js';
 import { addTranscriptRecord } from './transcript-record.js';
 
 /**
@@ -58,19 +59,20 @@ async function filesToRead(root: string, slugFolders: Dirent[], context: SourceC
   for (const folder of slugFolders) {
     const files = await sessionFilesUnder(path.join(root, folder.name), context);
     const inScope = scope.kind === 'all' || slugFolderMayHold(folder.name, scope.projects);
-    for (const file of files) {
+    // A folder's files are stat'ed all at once: one stat at a time, each awaited, left the reader idle.
+    const stats = inScope ? await Promise.allSettled(files.map((file) => stat(file))) : [];
+    for (const [index, file] of files.entries()) {
       report.fileFound();
-      if (!inScope) {
+      const result = stats[index];
+      if (result === undefined) {
         report.fileSkippedUnopened('outside-scope');
         continue;
       }
-      let modified: number;
-      try {
-        modified = (await stat(file)).mtimeMs;
-      } catch (error) {
-        if (!isMissing(error)) context.locationUnreadable(file, error);
+      if (result.status === 'rejected') {
+        if (!isMissing(result.reason)) context.locationUnreadable(file, result.reason);
         continue;
       }
+      const modified = result.value.mtimeMs;
       // A file last written before the window's start holds no session that ended in it.
       if (window.earliestStart !== undefined && modified < window.earliestStart) report.fileSkippedUnopened('outside-window');
       else toRead.push({ file, modified });
@@ -85,12 +87,18 @@ async function readSession({ file, modified }: SessionFile, context: SourceConte
   const scanner = createTimestampScanner((timestamp) => builder.time(timestamp));
   // Sidechain lines are passed over whole, their time too; tool results give only their time.
   let sidechainLine = 0;
+  // Where the prefix showed the line's content to begin, so the thinking cut need not look again.
+  let contentLine = 0;
+  let contentStart: number | undefined;
   const { bytesRead } = await forEachJsonLine(file, (record) => addTranscriptRecord(record, builder), {
     prefixBytes: PREFIX_BYTES,
+    decodeLine: (line, lineNumber) => decodeWithoutThinking(line, lineNumber === contentLine ? contentStart : undefined),
     signal: context.signal,
     keep(prefix, lineNumber) {
-      const verdict = classifyPrefix(prefix);
+      const { verdict, contentStart: start } = readTranscriptPrefix(prefix);
       if (verdict === 'sidechain') sidechainLine = lineNumber;
+      contentLine = lineNumber;
+      contentStart = start;
       return verdict === 'parse';
     },
     onSkippedBytes(bytes, lineNumber) {

@@ -1,3 +1,5 @@
+import { COMMA, JsonPrefixCursor, OPEN_BRACE, OPEN_BRACKET } from './json-prefix-cursor.js';
+
 /**
  * Tells from a transcript line's first bytes whether Claude Code wrote it as a tool result: a
  * `user` record whose content begins with a `tool_result` block. Those lines hold the output of
@@ -10,110 +12,69 @@
  */
 export type PrefixVerdict = 'parse' | 'tool-result' | 'sidechain';
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-
-/** A cursor over the prefix; every read returns undefined once the prefix cannot be followed. */
-class PrefixCursor {
-  position = 0;
-  constructor(private readonly bytes: Buffer) {}
-
-  skipSpace(): void {
-    while (this.position < this.bytes.length) {
-      const byte = this.bytes[this.position] as number;
-      if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d && byte !== 0x0a) return;
-      this.position += 1;
-    }
-  }
-
-  expect(byte: number): boolean {
-    this.skipSpace();
-    if (this.bytes[this.position] !== byte) return false;
-    this.position += 1;
-    return true;
-  }
-
-  /** A string without escapes (keys and the short values before `message` have none). */
-  string(): string | undefined {
-    this.skipSpace();
-    if (this.bytes[this.position] !== QUOTE) return undefined;
-    const end = this.bytes.indexOf(QUOTE, this.position + 1);
-    if (end === -1) return undefined;
-    const backslash = this.bytes.indexOf(BACKSLASH, this.position + 1);
-    if (backslash !== -1 && backslash < end) return undefined;
-    const text = this.bytes.toString('latin1', this.position + 1, end);
-    this.position = end + 1;
-    return text;
-  }
-
-  /** A scalar value: a string, `true`, `false`, `null` or a number, as text; undefined for anything else. */
-  scalar(): string | undefined {
-    this.skipSpace();
-    const byte = this.bytes[this.position];
-    if (byte === QUOTE) return this.string();
-    const match = /^(true|false|null|-?[0-9][0-9.eE+-]*)/.exec(this.bytes.toString('latin1', this.position, Math.min(this.position + 32, this.bytes.length)));
-    if (match === null) return undefined;
-    const end = this.position + (match[0] as string).length;
-    // A number or word that reaches the prefix's end may go on past it.
-    if (end >= this.bytes.length) return undefined;
-    this.position = end;
-    return match[0];
-  }
-
-  key(): string | undefined {
-    const key = this.string();
-    return key !== undefined && this.expect(COLON) ? key : undefined;
-  }
-
-  peek(): number | undefined {
-    this.skipSpace();
-    return this.bytes[this.position];
-  }
+interface MessageStart {
+  role: string | undefined;
+  toolResult: boolean;
+  contentStart: number | undefined;
 }
 
-/** Reads the `message` object as far as its content's first block; true when that block is a tool result. */
-function messageStartsWithToolResult(cursor: PrefixCursor): { role?: string; toolResult: boolean } | undefined {
+/** Reads the `message` object as far as its content's first block; `toolResult` when that block is a tool result. */
+function readMessageStart(cursor: JsonPrefixCursor): MessageStart | undefined {
   if (!cursor.expect(OPEN_BRACE)) return undefined;
   let role: string | undefined;
   for (;;) {
     const key = cursor.key();
     if (key === undefined) return undefined;
     if (key === 'content') {
-      if (!cursor.expect(OPEN_BRACKET) || !cursor.expect(OPEN_BRACE)) return { ...(role === undefined ? {} : { role }), toolResult: false };
+      if (!cursor.expect(OPEN_BRACKET)) return { role, toolResult: false, contentStart: undefined };
+      const contentStart = cursor.position;
+      if (!cursor.expect(OPEN_BRACE)) return { role, toolResult: false, contentStart };
       const first = cursor.key();
-      if (first === 'tool_use_id') return { ...(role === undefined ? {} : { role }), toolResult: true };
-      if (first === 'type') return { ...(role === undefined ? {} : { role }), toolResult: cursor.scalar() === 'tool_result' };
-      return undefined;
+      if (first === 'tool_use_id') return { role, toolResult: true, contentStart };
+      if (first === 'type') return { role, toolResult: cursor.scalar() === 'tool_result', contentStart };
+      return { role, toolResult: false, contentStart };
     }
-    const value = cursor.scalar();
-    if (value === undefined) return undefined;
-    if (key === 'role') role = value;
+    if (key === 'role') {
+      role = cursor.scalar();
+      if (role === undefined) return undefined;
+    } else if (!cursor.skipScalar()) return undefined;
     if (!cursor.expect(COMMA)) return undefined;
   }
 }
 
-export function classifyPrefix(prefix: Buffer): PrefixVerdict {
-  const cursor = new PrefixCursor(prefix);
-  if (!cursor.expect(OPEN_BRACE)) return 'parse';
+export interface TranscriptPrefix {
+  verdict: PrefixVerdict;
+  /** Where the message's content array begins (just past its `[`), when the prefix reaches it. */
+  contentStart: number | undefined;
+}
+
+const PARSE: TranscriptPrefix = { verdict: 'parse', contentStart: undefined };
+
+/** What a line's first bytes tell: its verdict, and where its message's content begins. */
+export function readTranscriptPrefix(prefix: Buffer): TranscriptPrefix {
+  const cursor = new JsonPrefixCursor(prefix);
+  if (!cursor.expect(OPEN_BRACE)) return PARSE;
   let type: string | undefined;
   for (;;) {
     const key = cursor.key();
-    if (key === undefined) return 'parse';
+    if (key === undefined) return PARSE;
     if (key === 'message') {
-      if (cursor.peek() !== OPEN_BRACE) return 'parse';
-      const message = messageStartsWithToolResult(cursor);
-      if (message === undefined || !message.toolResult) return 'parse';
+      if (cursor.peek() !== OPEN_BRACE) return PARSE;
+      const message = readMessageStart(cursor);
+      if (message === undefined) return PARSE;
       const isUser = type === 'user' || (type === undefined && message.role === 'user');
-      return isUser ? 'tool-result' : 'parse';
+      return { verdict: message.toolResult && isUser ? 'tool-result' : 'parse', contentStart: message.contentStart };
     }
-    const value = cursor.scalar();
-    if (value === undefined) return 'parse';
-    if (key === 'isSidechain' && value === 'true') return 'sidechain';
-    if (key === 'type') type = value;
-    if (!cursor.expect(COMMA)) return 'parse';
+    if (key === 'isSidechain' || key === 'type') {
+      const value = cursor.scalar();
+      if (value === undefined) return PARSE;
+      if (key === 'isSidechain' && value === 'true') return { verdict: 'sidechain', contentStart: undefined };
+      if (key === 'type') type = value;
+    } else if (!cursor.skipScalar()) return PARSE;
+    if (!cursor.expect(COMMA)) return PARSE;
   }
+}
+
+export function classifyPrefix(prefix: Buffer): PrefixVerdict {
+  return readTranscriptPrefix(prefix).verdict;
 }

@@ -1,0 +1,44 @@
+/**
+ * `@skillopt/sleep/harvest`: the harvest alone. Unlike the package's main entry it loads neither
+ * the checkpoint store (with @skillopt/core and zod) nor the source-name suggestions, so a
+ * process that only harvests starts about 23 MiB smaller; sql.js loads only when a SQLite source
+ * is read.
+ */
+export { detectFeedback, type FeedbackLexicon, feedbackLexicon } from './harvest/feedback-signals.js';
+export {
+  type CorruptLine,
+  SKIP_REASONS,
+  type SkipReason,
+  type SourceReport,
+  type SourceWarning,
+} from './harvest/harvest-report.js';
+export { type Harvest, type HarvestOptions, harvestSessions } from './harvest/harvest-sessions.js';
+export {
+  DEFAULT_LOOKBACK_HOURS,
+  type HarvestWindowRequest,
+  type HarvestWindows,
+  parseLookback,
+  parseSince,
+  resolveHarvestWindows,
+} from './harvest/harvest-window.js';
+export { forEachJsonLine, type JsonLinesOptions } from './harvest/json-lines.js';
+export { forEachLine, type LineReadOptions, type LineReadResult } from './harvest/line-reader.js';
+export { isMetaPrompt } from './harvest/meta-prompt.js';
+export { OWN_SESSION_SENTINEL, ownSessionReason } from './harvest/own-sessions.js';
+export { isInScope, type ProjectScope, projectScope } from './harvest/project-scope.js';
+export { createSessionBuilder, type SessionBuilder, type SessionRules } from './harvest/session-builder.js';
+export {
+  type HarvestedSession,
+  type OutcomeSignal,
+  SESSION_RECORD_FORMAT,
+  SOURCE_IDS,
+  type SessionToolCall,
+  type SessionTurn,
+  type SourceId,
+} from './harvest/session-record.js';
+export type { SessionSource, SourceContext } from './harvest/session-source.js';
+export { defaultSourceLocations, type SourceLocations } from './harvest/source-locations.js';
+export { DEFAULT_TEXT_LIMITS, type TextLimits } from './harvest/text-limits.js';
+export { ALL_TIME, createTimeWindow, type TimeWindow, type TimeWindowSettings } from './harvest/time-window.js';
+export { toEpochMilliseconds } from './harvest/timestamps.js';
+export { SESSION_SOURCES, sessionSourcesFor } from './sources/session-sources.js';

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { SkillOptError } from '@skillopt/contract';
+import { SkillOptError as SkillOptErrorOfItsEntry } from '@skillopt/contract/errors';
+import { sessionSourcesFor } from '../src/harvest-only.js';
+import type { SourceId } from '../src/harvest/session-record.js';
+
+// The modules a file loads when it runs: value imports and re-exports, not `import type`, and not
+// `await import(…)`, which loads only when reached.
+const STATIC_IMPORT = /^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+const SOURCE_ROOT = path.join(__dirname, '..', 'src');
+
+function loadedModules(entry: string): { files: Set<string>; packages: Set<string> } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      if (specifier === undefined) continue;
+      if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else if (!specifier.startsWith('node:')) packages.add(specifier);
+    }
+  };
+  visit(path.join(SOURCE_ROOT, entry));
+  return { files, packages };
+}
+
+describe('the harvest-only entry', () => {
+  it('loads neither zod, @skillopt/core, the whole contract nor sql.js, and still reaches every source', () => {
+    const { files, packages } = loadedModules('harvest-only.ts');
+    expect([...packages].sort()).toEqual(['@skillopt/contract/errors', '@skillopt/contract/secret-redaction']);
+    const relative = [...files].map((file) => path.relative(SOURCE_ROOT, file));
+    expect(relative).toEqual(
+      expect.arrayContaining(['sources/claude-code/claude-code-source.ts', 'sources/opencode-source.ts', 'harvest/harvest-sessions.ts']),
+    );
+    expect(relative).not.toContain('checkpoints/checkpoint-store.ts');
+  });
+
+  it('is published as @skillopt/sleep/harvest, while the main entry keeps the checkpoint store', () => {
+    const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+    expect(manifest.exports['./harvest'].import.default).toBe('./dist/harvest-only.js');
+    expect(manifest.exports['./harvest'].require.default).toBe('./dist/harvest-only.cjs');
+    expect(loadedModules('index.ts').packages).toEqual(new Set(['@skillopt/contract/errors', '@skillopt/contract/secret-redaction', '@skillopt/core', 'zod']));
+  });
+
+  it('throws the one SkillOptError class, whichever contract entry a caller took it from', () => {
+    expect(SkillOptErrorOfItsEntry).toBe(SkillOptError);
+    expect(() => sessionSourcesFor(['claude' as SourceId])).toThrow(SkillOptError);
+  });
+});
