@@ -39,3 +39,9 @@ export { ALL_TIME, createTimeWindow, type TimeWindow, type TimeWindowSettings } 
 export { toEpochMilliseconds } from './harvest/timestamps.js';
 export { parseSourceNames } from './sources/source-names.js';
 export { SESSION_SOURCES, sessionSourcesFor } from './sources/session-sources.js';
+export { createLlmJudge, DEFAULT_PASS_THRESHOLD, type LlmJudge, type LlmJudgement, type LlmJudgeOptions, type LlmJudgeRequest } from './judge/llm-judge.js';
+export { type FailedCheck, type RuleJudgement, scoreRuleJudge } from './judge/rule-judge.js';
+export { type CheckOutcome, isRuleOperator, RULE_OPERATORS, type RuleOperatorName, SHAPE_OPERATORS } from './judge/rule-operators.js';
+export { type ScoreTaskOptions, scoreTask, type TaskScore } from './judge/score-task.js';
+export { exactScore, keywordSoftScore, normalizeForScoring } from './judge/text-scores.js';
+export { type CheckValidation, isShapeOnly, validateChecks } from './judge/validate-checks.js';
