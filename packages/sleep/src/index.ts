@@ -39,3 +39,29 @@ export { ALL_TIME, createTimeWindow, type TimeWindow, type TimeWindowSettings } 
 export { toEpochMilliseconds } from './harvest/timestamps.js';
 export { parseSourceNames } from './sources/source-names.js';
 export { SESSION_SOURCES, sessionSourcesFor } from './sources/session-sources.js';
+export { heuristicMine, type HeuristicMineOptions, heuristicTaskId, MIN_INTENT_CHARACTERS } from './mine/heuristic-miner.js';
+export { sessionOutcome } from './mine/session-outcome.js';
+export { deduplicateTasks } from './mine/task-deduplication.js';
+export {
+  assignSplits,
+  DEFAULT_SPLIT_SEED,
+  DEFAULT_TEST_FRACTION,
+  DEFAULT_VAL_FRACTION,
+  roundHalfToEven,
+  type SplitFractions,
+  validateSplitFractions,
+} from './tasks/split-assignment.js';
+export { characterBound } from './tasks/character-bound.js';
+export {
+  REFERENCE_KINDS,
+  type ReferenceKind,
+  type RuleCheck,
+  type RuleJudge,
+  TASK_ORIGINS,
+  TASK_OUTCOMES,
+  TASK_SPLITS,
+  type TaskOrigin,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskSplit,
+} from './tasks/task-record.js';
