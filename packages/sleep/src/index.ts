@@ -65,3 +65,12 @@ export {
   type TaskRecord,
   type TaskSplit,
 } from './tasks/task-record.js';
+export {
+  createLlmMiner,
+  type LlmMiner,
+  type LlmMinerOptions,
+  type LlmMining,
+  llmCandidateTask,
+  type SessionMiningFailure,
+} from './mine/llm-miner.js';
+export { type MinedTasks, type MineOptions, mineTasks } from './mine/mine-tasks.js';
