@@ -74,3 +74,11 @@ export {
   type SessionMiningFailure,
 } from './mine/llm-miner.js';
 export { type MinedTasks, type MineOptions, mineTasks } from './mine/mine-tasks.js';
+export {
+  LEGACY_TASK_FILE_FORMAT,
+  readTaskFile,
+  TASK_FILE_FORMAT,
+  type TaskFile,
+  type TaskFileReading,
+  writeTaskFile,
+} from './tasks/task-file.js';
