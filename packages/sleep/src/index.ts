@@ -82,3 +82,4 @@ export {
   type TaskFileReading,
   writeTaskFile,
 } from './tasks/task-file.js';
+export { filterTasksForTarget, keywordTokens, type TargetSkill } from './mine/target-filter.js';
