@@ -45,3 +45,47 @@ export { type CheckOutcome, isRuleOperator, RULE_OPERATORS, type RuleOperatorNam
 export { type ScoreTaskOptions, scoreTask, type TaskScore } from './judge/score-task.js';
 export { exactScore, keywordSoftScore, normalizeForScoring } from './judge/text-scores.js';
 export { type CheckValidation, isShapeOnly, validateChecks } from './judge/validate-checks.js';
+export { heuristicMine, type HeuristicMineOptions, heuristicTaskId, MIN_INTENT_CHARACTERS } from './mine/heuristic-miner.js';
+export { sessionOutcome } from './mine/session-outcome.js';
+export { deduplicateTasks } from './mine/task-deduplication.js';
+export {
+  assignSplits,
+  DEFAULT_SPLIT_SEED,
+  DEFAULT_TEST_FRACTION,
+  DEFAULT_VAL_FRACTION,
+  roundHalfToEven,
+  type SplitFractions,
+  validateSplitFractions,
+} from './tasks/split-assignment.js';
+export { characterBound } from './tasks/character-bound.js';
+export {
+  REFERENCE_KINDS,
+  type ReferenceKind,
+  type RuleCheck,
+  type RuleJudge,
+  TASK_ORIGINS,
+  TASK_OUTCOMES,
+  TASK_SPLITS,
+  type TaskOrigin,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskSplit,
+} from './tasks/task-record.js';
+export {
+  createLlmMiner,
+  type LlmMiner,
+  type LlmMinerOptions,
+  type LlmMining,
+  llmCandidateTask,
+  type SessionMiningFailure,
+} from './mine/llm-miner.js';
+export { type MinedTasks, type MineOptions, mineTasks } from './mine/mine-tasks.js';
+export {
+  LEGACY_TASK_FILE_FORMAT,
+  readTaskFile,
+  TASK_FILE_FORMAT,
+  type TaskFile,
+  type TaskFileReading,
+  writeTaskFile,
+} from './tasks/task-file.js';
+export { filterTasksForTarget, keywordTokens, type TargetSkill } from './mine/target-filter.js';
