@@ -39,3 +39,6 @@ export { ALL_TIME, createTimeWindow, type TimeWindow, type TimeWindowSettings } 
 export { toEpochMilliseconds } from './harvest/timestamps.js';
 export { parseSourceNames } from './sources/source-names.js';
 export { SESSION_SOURCES, sessionSourcesFor } from './sources/session-sources.js';
+export { applyLearnedEdits, type LearnedEditsResult } from './learned-block/learned-edits.js';
+export { type LearnedBlockLocation, type LearnedBlockSpelling, locateLearnedBlock } from './learned-block/learned-block-location.js';
+export { LEARNED_BLOCK_BANNER, LEARNED_BLOCK_HEADING, readLearnedRules, renderLearnedBlock, writeLearnedRules } from './learned-block/learned-rules.js';
