@@ -12,6 +12,8 @@ export {
   detachProtectedRegions,
   findProtectedRegions,
   isInsideProtectedRegion,
+  LEARNED_END_MARKER,
+  LEARNED_START_MARKER,
   markersIn,
   overlapsProtectedRegion,
   PROTECTED_MARKERS,
@@ -21,6 +23,8 @@ export {
   reattachProtectedRegions,
   SLOW_UPDATE_END_MARKER,
   SLOW_UPDATE_START_MARKER,
+  UPSTREAM_LEARNED_END_MARKER,
+  UPSTREAM_LEARNED_START_MARKER,
 } from './protected-regions.js';
 export { hasProtectedBlock, readProtectedBlock, writeProtectedBlock } from './protected-blocks.js';
 export {

@@ -1,23 +1,32 @@
 /**
  * Protected regions of a skill document: blocks that optimizer edits must never touch. The slow
- * update block is written only by the epoch-boundary slow update and the appendix block only by
- * skill-aware reflection, so a step's ordinary edits (and rewrites) leave both byte for byte.
+ * update block is written only by the epoch-boundary slow update, the appendix block only by
+ * skill-aware reflection and the learned block only by @skillopt/sleep (gated nightly rules), so
+ * a step's ordinary edits (and rewrites) leave all of them byte for byte.
  */
 
 export const SLOW_UPDATE_START_MARKER = '<!-- SLOW_UPDATE_START -->';
 export const SLOW_UPDATE_END_MARKER = '<!-- SLOW_UPDATE_END -->';
 export const APPENDIX_START_MARKER = '<!-- APPENDIX_START -->';
 export const APPENDIX_END_MARKER = '<!-- APPENDIX_END -->';
+export const LEARNED_START_MARKER = '<!-- skillopt-sleep:learned start -->';
+export const LEARNED_END_MARKER = '<!-- skillopt-sleep:learned end -->';
+// Skills adopted from the original Python SkillOpt-Sleep carry its spelling of the learned block;
+// it is protected as well, so an optimizer run on such a skill cannot damage those rules either.
+export const UPSTREAM_LEARNED_START_MARKER = '<!-- SKILLOPT-SLEEP:LEARNED START -->';
+export const UPSTREAM_LEARNED_END_MARKER = '<!-- SKILLOPT-SLEEP:LEARNED END -->';
 
-export const PROTECTED_REGION_KINDS = ['slow-update', 'appendix'] as const;
+export const PROTECTED_REGION_KINDS = ['slow-update', 'appendix', 'learned', 'upstream-learned'] as const;
 export type ProtectedRegionKind = (typeof PROTECTED_REGION_KINDS)[number];
 
 export const PROTECTED_MARKERS: Readonly<Record<ProtectedRegionKind, { start: string; end: string }>> = {
   'slow-update': { start: SLOW_UPDATE_START_MARKER, end: SLOW_UPDATE_END_MARKER },
   appendix: { start: APPENDIX_START_MARKER, end: APPENDIX_END_MARKER },
+  learned: { start: LEARNED_START_MARKER, end: LEARNED_END_MARKER },
+  'upstream-learned': { start: UPSTREAM_LEARNED_START_MARKER, end: UPSTREAM_LEARNED_END_MARKER },
 };
 
-const ALL_MARKERS = [SLOW_UPDATE_START_MARKER, SLOW_UPDATE_END_MARKER, APPENDIX_START_MARKER, APPENDIX_END_MARKER];
+const ALL_MARKERS = PROTECTED_REGION_KINDS.flatMap((kind) => [PROTECTED_MARKERS[kind].start, PROTECTED_MARKERS[kind].end]);
 
 /** A half-open character range `[start, end)` of the document that edits must not overlap. */
 export interface ProtectedRegion {

@@ -167,4 +167,15 @@ describe('edit engine: deliberate differences from the original', () => {
     expect(findProtectedRegions(skill)).toEqual([{ kind: 'appendix', start: skill.indexOf('<!--'), end: skill.length }]);
     expect(applyOne(skill, { op: 'delete', target: 'notes' }).status).toBe('protected');
   });
+  test('the Sleep learned block, in either spelling, is protected from ordinary edits', () => {
+    for (const [start, end] of [
+      ['<!-- skillopt-sleep:learned start -->', '<!-- skillopt-sleep:learned end -->'],
+      ['<!-- SKILLOPT-SLEEP:LEARNED START -->', '<!-- SKILLOPT-SLEEP:LEARNED END -->'],
+    ]) {
+      const skill = `# A\nbody\n${start}\n- never push on Fridays\n${end}\n`;
+      expect(applyOne(skill, { op: 'delete', target: 'never push' }).status).toBe('protected');
+      expect(applyOne(skill, { op: 'append', content: `x ${start}` }).status).toBe('invalid');
+      expect(applyOne(skill, { op: 'append', content: 'new rule' }).skill).toBe(`# A\nbody\n\nnew rule\n\n${start}\n- never push on Fridays\n${end}\n`);
+    }
+  });
 });

@@ -89,3 +89,6 @@ export {
   writeTaskFile,
 } from './tasks/task-file.js';
 export { filterTasksForTarget, keywordTokens, type TargetSkill } from './mine/target-filter.js';
+export { applyLearnedEdits, type LearnedEditsResult } from './learned-block/learned-edits.js';
+export { type LearnedBlockLocation, type LearnedBlockSpelling, locateLearnedBlock } from './learned-block/learned-block-location.js';
+export { LEARNED_BLOCK_BANNER, LEARNED_BLOCK_HEADING, readLearnedRules, renderLearnedBlock, writeLearnedRules } from './learned-block/learned-rules.js';
