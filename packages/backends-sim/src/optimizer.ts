@@ -406,7 +406,10 @@ function fullRewrite(context: StageContext): Record<string, unknown> {
   const trajectories = readTrajectories(sectionBetween(prompt, '## Trajectories', ['## Your reply']) ?? '').filter((trajectory) => trajectory.hard < 1);
   const counts = classCounts(trajectories);
   const found = new Set(counts.map(([kind]) => kind));
-  const badLines = new Set(harmfulLines(skill, found));
+  // On Sleep's tasks a rule to ignore the requested format causes whatever habit shows: it goes too.
+  const causes = new Set<HarmKind>(found);
+  if (found.size > 0 && trajectories.some(isSleepTrajectory)) causes.add(SLEEP_FORMAT_HARM);
+  const badLines = new Set(harmfulLines(skill, causes));
   const kept = skill.split('\n').filter((line) => !badLines.has(line));
   const effects = readSkillRules(kept.join('\n'));
   const added = FAILURE_CLASSES.filter((failureClass) => found.has(failureClass) && !effects.fixes.has(failureClass)).map(

@@ -1,5 +1,5 @@
 import type { ChatModel, ScoredRollout, TaskItem } from '@skillopt/contract';
-import { reflect } from '@skillopt/optimizer';
+import { reflect, rewriteFromTrajectories } from '@skillopt/optimizer';
 import { createAnswerKey, createSimulatedModel, readSkillRules } from '../src/index';
 import { mergePrompt, rankPrompt, rewriteFromSuggestionsPrompt, type TestEdit } from './optimizer-prompts';
 import {
@@ -170,5 +170,21 @@ describe('the simulated optimizer on Sleep trajectories', () => {
     const skill = rewritten.newSkill as string;
     expect(fixesOf(skill)).toEqual(['bare-arxiv-id', 'missing-tag']);
     for (const item of RESEARCHER_ITEMS) expect((await rollout(item, skill)).hard).toBe(1);
+  });
+
+  it('a full rewrite from Sleep trajectories drops the format-ignoring rule and adds the missing ones', async () => {
+    const skill = skillWith(HARMFUL_RULE);
+    const failed = await Promise.all(RESEARCHER_ITEMS.map((item) => rollout(item, skill)));
+    const update = await rewriteFromTrajectories({
+      model: createSimulatedModel({ role: 'optimizer', seed: 11 }),
+      signal: new AbortController().signal,
+      skill,
+      results: failed,
+    });
+    if (!update.ok) throw new Error('the full rewrite failed');
+    expect(update.value.skill).not.toContain(HARMFUL_RULE);
+    expect(fixesOf(update.value.skill)).toEqual(['bare-arxiv-id', 'missing-tag']);
+    expect(harmsOf(update.value.skill)).toEqual([]);
+    for (const item of RESEARCHER_ITEMS) expect((await rollout(item, update.value.skill)).hard).toBe(1);
   });
 });
