@@ -23,6 +23,8 @@ export interface AnswerKeyEntry {
   unit?: string;
   /** For a spreadsheet task: its test cases, when every reference is in the workbook answer format. */
   workbookCases?: WorkbookCase[];
+  /** The item's tags, when it has any (Sleep's tasks: `rule:<key>` names the format the developer wanted). */
+  tags?: string[];
 }
 
 /**
@@ -98,11 +100,15 @@ export function createAnswerKey(items: readonly TaskItem[]): AnswerKey {
     if (shape === 'quantity') entry.unit = unitForQuestion(question) ?? 'units';
     const workbookCases = readWorkbookCases(references);
     if (workbookCases !== undefined) entry.workbookCases = workbookCases;
+    const tags = Array.isArray(item.tags) ? item.tags.filter((tag): tag is string => typeof tag === 'string') : [];
+    if (tags.length > 0) entry.tags = tags;
     entries.push(entry);
   }
   const byShape = new Map<AnswerShape, AnswerKeyEntry[]>();
-  // A workbook answer is no plausible wrong answer to a question.
-  for (const entry of entries) if (entry.workbookCases === undefined) byShape.set(entry.shape, [...(byShape.get(entry.shape) ?? []), entry]);
+  // A workbook answer, or a Sleep task's formatted reply, is no plausible wrong answer to a question.
+  for (const entry of entries)
+    if (entry.workbookCases === undefined && !(entry.tags ?? []).some((tag) => tag.startsWith('rule:')))
+      byShape.set(entry.shape, [...(byShape.get(entry.shape) ?? []), entry]);
   return {
     label: ANSWER_KEY_LABEL,
     entries,

@@ -18,6 +18,18 @@ import {
   SPREADSHEET_HARMFUL_RULES,
   SPREADSHEET_TENDENCY_RATES,
 } from './spreadsheet-failure-classes.js';
+import {
+  SLEEP_CLASS_DESCRIPTIONS,
+  SLEEP_FAILURE_CLASSES,
+  SLEEP_FORMAT_HARM,
+  SLEEP_FORMAT_HARM_RULES,
+  SLEEP_GOOD_RULE_PHRASINGS,
+  SLEEP_GOOD_RULES,
+  SLEEP_HARMFUL_RULE_PHRASINGS,
+  SLEEP_HARMFUL_RULES,
+  SLEEP_TENDENCY_RATES,
+  type SleepFormatHarm,
+} from './sleep-failure-classes.js';
 
 /**
  * The procedural failures of the simulated target, each one the SearchQA scorer really detects,
@@ -40,17 +52,26 @@ const ANSWER_FAILURE_CLASSES = [
   'full-name',
 ] as const;
 /**
- * The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`) and the
- * ALFWorld player's (`alfworld-failure-classes.ts`).
+ * The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`), the
+ * ALFWorld player's (`alfworld-failure-classes.ts`) and Sleep's tasks' (`sleep-failure-classes.ts`).
  */
-export const FAILURE_CLASSES = [...ANSWER_FAILURE_CLASSES, ...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES] as const;
+export const FAILURE_CLASSES = [...ANSWER_FAILURE_CLASSES, ...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES, ...SLEEP_FAILURE_CLASSES] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
-/** What a harmful rule can cause: any failure class, or cutting a multi-word answer to one word. */
-export type HarmKind = FailureClass | 'truncation';
+/**
+ * What a harmful rule can cause: any failure class, cutting a multi-word answer to one word, or
+ * (on Sleep's tasks) ignoring the requested format, which shows every Sleep habit at once.
+ */
+export type HarmKind = FailureClass | 'truncation' | SleepFormatHarm;
 /** What a harmful rule can cause in an answer (a QA reply). */
 export const ANSWER_HARM_KINDS: readonly HarmKind[] = [...ANSWER_FAILURE_CLASSES, 'truncation'];
-export const HARM_KINDS: readonly HarmKind[] = [...ANSWER_HARM_KINDS, ...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES];
+export const HARM_KINDS: readonly HarmKind[] = [
+  ...ANSWER_HARM_KINDS,
+  ...SPREADSHEET_FAILURE_CLASSES,
+  ...ALFWORLD_FAILURE_CLASSES,
+  ...SLEEP_FAILURE_CLASSES,
+  SLEEP_FORMAT_HARM,
+];
 
 const GENERAL_CLASSES: readonly FailureClass[] = ['verbosity', 'missing-tag', 'malformed-tag'];
 
@@ -84,6 +105,7 @@ export const DEFAULT_TENDENCY_RATES: Readonly<Record<FailureClass, number>> = {
   'full-name': 0.65,
   ...SPREADSHEET_TENDENCY_RATES,
   ...ALFWORLD_TENDENCY_RATES,
+  ...SLEEP_TENDENCY_RATES,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -161,6 +183,7 @@ const GOOD_RULES: Readonly<Record<FailureClass, readonly RulePattern[]>> = {
   ],
   ...SPREADSHEET_GOOD_RULES,
   ...ALFWORLD_GOOD_RULES,
+  ...SLEEP_GOOD_RULES,
 };
 
 const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
@@ -195,6 +218,8 @@ const HARMFUL_RULES: Readonly<Record<HarmKind, readonly RulePattern[]>> = {
   truncation: [rule('\\b(?:single|one)[- ]word\\b')],
   ...SPREADSHEET_HARMFUL_RULES,
   ...ALFWORLD_HARMFUL_RULES,
+  ...SLEEP_HARMFUL_RULES,
+  [SLEEP_FORMAT_HARM]: SLEEP_FORMAT_HARM_RULES,
 };
 
 const NEGATION = /\b(?:never|not|no|don't|dont|do not|avoid|without|rather than|instead of|nor|neither|isn't|aren't|shouldn't|mustn't|cannot|can't)\b|n't\b/i;
@@ -314,6 +339,7 @@ export const GOOD_RULE_PHRASINGS: Readonly<Record<FailureClass, readonly string[
   ],
   ...SPREADSHEET_GOOD_RULE_PHRASINGS,
   ...ALFWORLD_GOOD_RULE_PHRASINGS,
+  ...SLEEP_GOOD_RULE_PHRASINGS,
 };
 
 /** Plausible-sounding rules that make things worse (proposed at `harmfulRuleRate`). */
@@ -331,6 +357,7 @@ export const HARMFUL_RULE_PHRASINGS: Readonly<Record<HarmKind, readonly string[]
   truncation: ['Answer with a single word whenever possible.'],
   ...SPREADSHEET_HARMFUL_RULE_PHRASINGS,
   ...ALFWORLD_HARMFUL_RULE_PHRASINGS,
+  ...SLEEP_HARMFUL_RULE_PHRASINGS,
 };
 
 /** Rules that change nothing (proposed at `uselessRuleRate`). */
@@ -354,4 +381,5 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<HarmKind, string>> = {
   truncation: 'a multi-word answer cut down to one word',
   ...SPREADSHEET_CLASS_DESCRIPTIONS,
   ...ALFWORLD_CLASS_DESCRIPTIONS,
+  ...SLEEP_CLASS_DESCRIPTIONS,
 };

@@ -36,6 +36,16 @@ export {
 } from './failure-classes.js';
 export { SPREADSHEET_FAILURE_CLASSES, type SpreadsheetFailureClass } from './spreadsheet-failure-classes.js';
 export { ALFWORLD_FAILURE_CLASSES, type AlfworldFailureClass } from './alfworld-failure-classes.js';
+export {
+  SLEEP_FAILURE_CLASSES,
+  SLEEP_FORMAT_HARM,
+  SLEEP_RULE_CLASSES,
+  type SleepFailureClass,
+  type SleepFormatHarm,
+  type SleepHabit,
+  type SleepRuleKey,
+} from './sleep-failure-classes.js';
+export { sleepRulesOf } from './sleep-target.js';
 export { WORKBOOK_ANSWER_FORMAT, type WorkbookValue } from './workbook-answer.js';
 export { skillFromSystemPrompt } from './target.js';
 export { detectPrompt } from './prompt-reading.js';

@@ -27,6 +27,8 @@ import { ALFWORLD_FAILURE_CLASSES } from './alfworld-failure-classes.js';
 import { isAlfworldTrajectory } from './alfworld-diagnosis.js';
 import { isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
 import { SPREADSHEET_FAILURE_CLASSES } from './spreadsheet-failure-classes.js';
+import { isSleepTrajectory } from './sleep-diagnosis.js';
+import { SLEEP_FORMAT_HARM } from './sleep-failure-classes.js';
 
 export interface OptimizerSettings {
   seed: number;
@@ -177,8 +179,15 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
   const edits: ProposedEdit[] = [];
   const editClasses: Array<HarmKind | 'useless'> = [];
   const lapses: HarmKind[] = [];
+  // On Sleep's tasks a rule to ignore the requested format causes every habit the trajectories show.
+  const sleepTasks = trajectories.some(isSleepTrajectory);
+  const replaced = new Set<string>();
+  const sleepHarms: HarmKind[] = sleepTasks ? [SLEEP_FORMAT_HARM] : [];
   for (const [found, count] of counts) {
-    const badLines = effects.harms.has(found) ? harmfulLines(skill, new Set([found])).filter((line) => occurrences(skill, line) === 1) : [];
+    if (found === SLEEP_FORMAT_HARM) continue; // a cause, never a diagnosis
+    const causes = new Set<HarmKind>([found, ...sleepHarms]);
+    const harmed = [...causes].some((cause) => effects.harms.has(cause));
+    const badLines = harmed ? harmfulLines(skill, causes).filter((line) => occurrences(skill, line) === 1 && !replaced.has(line)) : [];
     const badLine = badLines[0];
     if (badLine !== undefined) {
       // The skill itself asks for the failure: replace (or drop) the rule that causes it.
@@ -192,6 +201,7 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
           rationale: `The current rule causes ${CLASS_DESCRIPTIONS[found]} (${count} failed trajectories); replace it with the opposite rule.`,
         });
       editClasses.push(found);
+      replaced.add(badLine);
       continue;
     }
     if (found === 'truncation') continue;
@@ -203,7 +213,8 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
     editClasses.push(found);
   }
   if (unitHash(settings.seed, 'harmful', promptHash) < settings.harmfulRuleRate) {
-    const candidates = counts.map(([found]) => found);
+    // On Sleep's tasks the rule to ignore the requested format is one more plausible misdiagnosis.
+    const candidates: HarmKind[] = [...counts.map(([found]) => found), ...sleepHarms];
     // With no class seen, a misdiagnosis still fits the kind of task the trajectories show.
     const pool = trajectories.some(isSpreadsheetTrajectory)
       ? SPREADSHEET_FAILURE_CLASSES
@@ -395,7 +406,10 @@ function fullRewrite(context: StageContext): Record<string, unknown> {
   const trajectories = readTrajectories(sectionBetween(prompt, '## Trajectories', ['## Your reply']) ?? '').filter((trajectory) => trajectory.hard < 1);
   const counts = classCounts(trajectories);
   const found = new Set(counts.map(([kind]) => kind));
-  const badLines = new Set(harmfulLines(skill, found));
+  // On Sleep's tasks a rule to ignore the requested format causes whatever habit shows: it goes too.
+  const causes = new Set<HarmKind>(found);
+  if (found.size > 0 && trajectories.some(isSleepTrajectory)) causes.add(SLEEP_FORMAT_HARM);
+  const badLines = new Set(harmfulLines(skill, causes));
   const kept = skill.split('\n').filter((line) => !badLines.has(line));
   const effects = readSkillRules(kept.join('\n'));
   const added = FAILURE_CLASSES.filter((failureClass) => found.has(failureClass) && !effects.fixes.has(failureClass)).map(

@@ -2,6 +2,7 @@ import type { OptimizerPrompt } from '@skillopt/contract';
 import { diagnoseAlfworldTrajectory, isAlfworldTrajectory } from './alfworld-diagnosis.js';
 import { containsNumericDate, parseWrittenDate } from './dates.js';
 import type { HarmKind } from './failure-classes.js';
+import { diagnoseSleepTrajectory, isSleepTrajectory } from './sleep-diagnosis.js';
 import { diagnoseSpreadsheetTrajectory, isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
 import { numbersInWords, parseNumeral } from './numbers.js';
 import { hasAnswerTagAttempt, hasWellFormedAnswerTag, normalizeAnswer, plainWords } from './text.js';
@@ -220,8 +221,9 @@ function escapeRegExp(text: string): string {
  * class: that is a one-off, not something a rule fixes.
  */
 export function diagnoseTrajectory(
-  trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason'>,
+  trajectory: Pick<ReadTrajectory, 'prediction' | 'reference' | 'reply' | 'question' | 'environment' | 'failureReason'> & { taskType?: string },
 ): HarmKind[] {
+  if (isSleepTrajectory(trajectory)) return diagnoseSleepTrajectory(trajectory);
   if (isSpreadsheetTrajectory(trajectory)) return diagnoseSpreadsheetTrajectory(trajectory);
   if (isAlfworldTrajectory(trajectory)) return diagnoseAlfworldTrajectory(trajectory);
   const found: HarmKind[] = [];

@@ -25,6 +25,7 @@ import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './fai
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
 import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
+import { decideSleepBehaviour, isSleepRuleTask } from './sleep-target.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
@@ -208,6 +209,20 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       };
     }
     const entry = key.lookup(userText);
+    if (entry !== undefined && isSleepRuleTask(entry)) {
+      // A Sleep replay of a task tagged with the formats the developer wanted: the habits of the missing rules show.
+      const decision = decideSleepBehaviour({ seed, noise }, entry, skill, readSkillRules(skill));
+      return {
+        text: decision.reply,
+        metadata: {
+          knownQuestion: true,
+          sleepRules: decision.rules,
+          simulatedFailureClasses: decision.habits,
+          ...(decision.harmfulTask ? { harmfulTask: true } : {}),
+          noisy: decision.noisy,
+        },
+      };
+    }
     const question =
       entry?.question ??
       userText

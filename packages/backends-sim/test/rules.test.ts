@@ -3,6 +3,7 @@ import {
   FAILURE_CLASSES,
   GOOD_RULE_PHRASINGS,
   HARMFUL_RULE_PHRASINGS,
+  SLEEP_FAILURE_CLASSES,
   SPREADSHEET_FAILURE_CLASSES,
   USELESS_RULE_PHRASINGS,
   readSkillRules,
@@ -13,7 +14,9 @@ import { GOOD_SKILL, INITIAL_SKILL } from './helpers';
 import { FOUR_RULE_SKILL } from './spreadsheet-helpers';
 
 const isAnswerClass = (failureClass: FailureClass): boolean =>
-  ![...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES].includes(failureClass as (typeof SPREADSHEET_FAILURE_CLASSES)[number]);
+  ![...SPREADSHEET_FAILURE_CLASSES, ...ALFWORLD_FAILURE_CLASSES, ...SLEEP_FAILURE_CLASSES].includes(
+    failureClass as (typeof SPREADSHEET_FAILURE_CLASSES)[number],
+  );
 
 describe('reading rules from a skill', () => {
   it('finds nothing in the initial skill', () => {
