@@ -14,9 +14,9 @@ import { SLEEP_FORMAT_HARM, SLEEP_HARMFUL_TASK_KEY, SLEEP_RULE_CLASSES, type Sle
 /** The opening of a reply whose answer the model did not wrap: what the optimizer sees as the unwrapped habit. */
 export const UNWRAPPED_ANSWER_MARKER = 'Answer: ';
 /** The opening of a reply that wraps its answer in `<answer>` tags. */
-export const WRAPPED_ANSWER_OPENING = 'Here is the result. ';
+const WRAPPED_ANSWER_OPENING = 'Here is the result. ';
 /** The reply to a task no rule can satisfy: it never holds the reference. */
-export const HARMFUL_TASK_REPLY = 'I will answer this my own way and leave the requested format aside.';
+const HARMFUL_TASK_REPLY = 'I will answer this my own way and leave the requested format aside.';
 
 const KNOWN_KEYS = [...Object.keys(SLEEP_RULE_CLASSES), SLEEP_HARMFUL_TASK_KEY] as readonly string[];
 

@@ -92,3 +92,7 @@ export { filterTasksForTarget, keywordTokens, type TargetSkill } from './mine/ta
 export { applyLearnedEdits, type LearnedEditsResult } from './learned-block/learned-edits.js';
 export { type LearnedBlockLocation, type LearnedBlockSpelling, locateLearnedBlock } from './learned-block/learned-block-location.js';
 export { LEARNED_BLOCK_BANNER, LEARNED_BLOCK_HEADING, readLearnedRules, renderLearnedBlock, writeLearnedRules } from './learned-block/learned-rules.js';
+export { DEFAULT_EDIT_BUDGET, runNight, type RunNightOptions } from './night/run-night.js';
+export { type HardSoftScore, NIGHT_REPORT_FORMAT, type NightGateDecision, type NightReport } from './night/night-report.js';
+export { type NightRefusal, type NightTaskSelection, selectNightTasks } from './night/night-tasks.js';
+export { NIGHT_ENVIRONMENT_ID } from './night/night-environment.js';

@@ -1,0 +1,163 @@
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { RunEvent } from '@skillopt/contract';
+import { type ConfigLayerInput, type PackageResolver, prepareRun, readRunHistory, train, writeFileAtomic } from '@skillopt/core';
+import { readLearnedRules, writeLearnedRules } from '../learned-block/learned-rules.js';
+import { writeTaskFile } from '../tasks/task-file.js';
+import type { ReferenceKind, TaskRecord, TaskSplit } from '../tasks/task-record.js';
+import { rulesOfSkillText } from './learned-skill.js';
+import { nightConfigLayer } from './night-config.js';
+import { NIGHT_REPORT_FORMAT, type NightReport, nightUsage } from './night-report.js';
+import { withNightEnvironment } from './night-resolver.js';
+import { selectNightTasks } from './night-tasks.js';
+
+/** The edit budget of a night: the most rules one night may add, change or remove. */
+export const DEFAULT_EDIT_BUDGET = 4;
+
+export interface RunNightOptions {
+  /** The night's tasks, each with its split (assignSplits). */
+  tasks: readonly TaskRecord[];
+  /** The skill document whose learned block the night trains. */
+  documentPath: string;
+  /** Where the night keeps its files: the tasks it replayed, the document as it began, core's run. */
+  nightDirectory: string;
+  /** The user's config layers (backends, gate settings), above the night's defaults. */
+  layers?: readonly ConfigLayerInput[];
+  /** `--set` values, last. */
+  overrides?: readonly string[];
+  workingDirectory: string;
+  /** Finds the backend packages; the night adds its own env. */
+  resolver: PackageResolver;
+  editBudget?: number;
+  seed?: number;
+  /** Where the tasks came from, for the task file the night writes. */
+  project?: string;
+  dryRun: boolean;
+  signal?: AbortSignal;
+  onEvent?: (event: RunEvent) => void;
+  /** The command that resumes the night's run, named when it stops. */
+  resumeCommand?: string;
+}
+
+function countBy<Key extends string>(tasks: readonly TaskRecord[], keyOf: (task: TaskRecord) => Key): Partial<Record<Key, number>> {
+  const counts: Partial<Record<Key, number>> = {};
+  for (const task of tasks) counts[keyOf(task)] = (counts[keyOf(task)] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * One night, mine to report: the tasks replayed with the document's learned rules and judged, the
+ * optimizer's proposal on the rules, and core's gate on the validation tasks deciding. It runs as
+ * a one-step training run of core (prepareRun, train), so retries and exclusions, the ledger, the
+ * rollout cache, the events and resuming a killed night are core's. Staging is the caller's: the
+ * report says what would be staged.
+ */
+export async function runNight(options: RunNightOptions): Promise<NightReport> {
+  const document = await readFile(options.documentPath, 'utf8');
+  const rulesBefore = readLearnedRules(document);
+  const selection = selectNightTasks(options.tasks);
+  const bySplit = { train: 0, val: 0, test: 0, ...countBy(selection.tasks, (task) => task.split) } as Record<TaskSplit, number>;
+  const base = {
+    format: NIGHT_REPORT_FORMAT,
+    dryRun: options.dryRun,
+    documentPath: options.documentPath,
+    gateDecisions: [],
+  } as const;
+  const taskCounts = {
+    total: options.tasks.length,
+    replayed: selection.refusal === undefined ? selection.tasks.length : 0,
+    bySplit,
+    byReferenceKind: countBy<ReferenceKind>(options.tasks, (task) => task.referenceKind),
+    unjudgeable: selection.unjudgeable,
+    excluded: [],
+  };
+  if (selection.refusal !== undefined)
+    return {
+      ...base,
+      tasks: taskCounts,
+      outcome: 'refused',
+      refusal: selection.refusal,
+      gateDecisions: [],
+      rules: { before: rulesBefore, after: rulesBefore, added: [], removed: [] },
+      wouldStage: null,
+    };
+
+  await mkdir(options.nightDirectory, { recursive: true });
+  const tasksFile = path.join(options.nightDirectory, 'tasks.json');
+  const documentFile = path.join(options.nightDirectory, 'document-before.md');
+  await writeTaskFile(tasksFile, {
+    project: options.project ?? '',
+    source: 'night',
+    sessionCount: 0,
+    targetSkillPath: options.documentPath,
+    reviewed: false,
+    tasks: selection.tasks,
+  });
+  await writeFileAtomic(documentFile, document);
+  const layer = nightConfigLayer({
+    tasksFile,
+    documentFile,
+    trainTasks: bySplit.train,
+    testTasks: bySplit.test,
+    editBudget: options.editBudget ?? DEFAULT_EDIT_BUDGET,
+    seed: options.seed ?? 42,
+  });
+  const run = await prepareRun({
+    layers: [layer, ...(options.layers ?? [])],
+    overrides: options.overrides ?? [],
+    workingDirectory: options.workingDirectory,
+    resolver: withNightEnvironment(options.resolver),
+    needsOptimizer: true,
+  });
+  const runDirectory = path.join(options.nightDirectory, 'run');
+  const summary = await train({
+    config: run.config,
+    environment: run.environment,
+    target: run.target,
+    optimizer: run.optimizer!,
+    priceTable: run.priceTable,
+    splits: run.splits,
+    simulatedRoles: run.simulatedRoles,
+    runDirectory,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.resumeCommand === undefined ? {} : { resumeCommand: options.resumeCommand }),
+  });
+  const history = await readRunHistory(runDirectory, summary.epochs * summary.stepsPerEpoch);
+  const rulesAfter = rulesOfSkillText(await readFile(summary.bestSkillPath, 'utf8'));
+  const accepted = summary.acceptedCandidates > 0;
+  const documentAfter = writeLearnedRules(document, rulesAfter);
+  const firstStep = history[0];
+  return {
+    ...base,
+    tasks: { ...taskCounts, excluded: summary.excludedItems.map(({ itemId, ...rest }) => ({ id: itemId, ...rest })) },
+    outcome: accepted ? 'accepted' : 'rejected',
+    validation: {
+      gateMetric: run.config.evaluation.gate_metric,
+      before: { score: summary.baseline.score, hard: summary.baseline.selectionHard, soft: summary.baseline.selectionSoft },
+      after: { score: summary.best.score, hard: summary.best.selectionHard, soft: summary.best.selectionSoft },
+    },
+    ...(firstStep?.trainScores[0] === undefined ? {} : { train: { hard: firstStep.trainScores[0].hard, soft: firstStep.trainScores[0].soft } }),
+    ...(summary.test === null
+      ? {}
+      : {
+          test: {
+            before: { hard: summary.test.initial.hard, soft: summary.test.initial.soft },
+            after: { hard: summary.test.best.hard, soft: summary.test.best.soft },
+            scored: summary.test.best.scored,
+          },
+        }),
+    gateDecisions: history.flatMap((record) =>
+      'gate' in record && record.gate !== undefined ? [{ ...record.gate, partial: record.gate.itemsEvaluated < record.gate.itemsTotal }] : [],
+    ),
+    rules: {
+      before: rulesBefore,
+      after: rulesAfter,
+      added: rulesAfter.filter((rule) => !rulesBefore.includes(rule)),
+      removed: rulesBefore.filter((rule) => !rulesAfter.includes(rule)),
+    },
+    wouldStage: accepted && documentAfter !== document ? { documentPath: options.documentPath, document: documentAfter } : null,
+    runDirectory,
+    usage: nightUsage(summary.usage),
+  };
+}
