@@ -96,3 +96,6 @@ export { DEFAULT_EDIT_BUDGET, runNight, type RunNightOptions } from './night/run
 export { type HardSoftScore, NIGHT_REPORT_FORMAT, type NightGateDecision, type NightReport } from './night/night-report.js';
 export { type NightRefusal, type NightTaskSelection, selectNightTasks } from './night/night-tasks.js';
 export { NIGHT_ENVIRONMENT_ID } from './night/night-environment.js';
+export { renderNightReport } from './night/night-report-markdown.js';
+export { type DryRunNight, type DryRunNightOptions, dryRunNight } from './night/dry-run-night.js';
+export { type Persona, PERSONAS, type PersonaFixture, personaFixture } from './persona-fixtures.js';

@@ -22,7 +22,7 @@ export function nightConfigLayer(input: NightConfigInput): ConfigLayerInput {
   return {
     name: 'the night defaults of @skillopt/sleep',
     config: {
-      env: { name: NIGHT_ENVIRONMENT_ID, tasks_file: input.tasksFile, document_file: input.documentFile },
+      env: nightEnvironmentSection(input.tasksFile, input.documentFile),
       model: { target_backend: 'sim', optimizer_backend: 'sim' },
       train: { num_epochs: 1, batch_size: Math.max(1, input.trainTasks), seed: input.seed },
       gradient: { failure_only: true },
@@ -36,4 +36,9 @@ export function nightConfigLayer(input: NightConfigInput): ConfigLayerInput {
       evaluation: { gate_metric: 'mixed', gate_mixed_weight: 0.5, eval_test: input.testTasks > 0 },
     },
   };
+}
+
+/** The env section that makes a run a night over these tasks and this document. */
+export function nightEnvironmentSection(tasksFile: string, documentFile: string): Record<string, string> {
+  return { name: NIGHT_ENVIRONMENT_ID, tasks_file: tasksFile, document_file: documentFile };
 }

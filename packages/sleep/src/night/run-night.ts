@@ -6,7 +6,7 @@ import { readLearnedRules, writeLearnedRules } from '../learned-block/learned-ru
 import { writeTaskFile } from '../tasks/task-file.js';
 import type { ReferenceKind, TaskRecord, TaskSplit } from '../tasks/task-record.js';
 import { rulesOfSkillText } from './learned-skill.js';
-import { nightConfigLayer } from './night-config.js';
+import { nightConfigLayer, nightEnvironmentSection } from './night-config.js';
 import { NIGHT_REPORT_FORMAT, type NightReport, nightUsage } from './night-report.js';
 import { withNightEnvironment } from './night-resolver.js';
 import { selectNightTasks } from './night-tasks.js';
@@ -103,7 +103,8 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     seed: options.seed ?? 42,
   });
   const run = await prepareRun({
-    layers: [layer, ...(options.layers ?? [])],
+    // The night's own env section comes last: a user's config sets backends and the gate, never which tasks are replayed.
+    layers: [layer, ...(options.layers ?? []), { name: 'the night of @skillopt/sleep', config: { env: nightEnvironmentSection(tasksFile, documentFile) } }],
     overrides: options.overrides ?? [],
     workingDirectory: options.workingDirectory,
     resolver: withNightEnvironment(options.resolver),

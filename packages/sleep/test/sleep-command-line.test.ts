@@ -1,0 +1,67 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
+
+const packageDirectory = path.resolve(__dirname, '..');
+
+let workDirectory: string;
+let written: string[];
+let errors: string[];
+beforeEach(async () => {
+  workDirectory = await mkdtemp(path.join(os.tmpdir(), 'skillopt-sleep-bin-'));
+  written = [];
+  errors = [];
+});
+afterEach(async () => {
+  await rm(workDirectory, { recursive: true, force: true });
+});
+
+function run(...argv: string[]) {
+  return runSleepCommandLine(argv, {
+    write: (text) => written.push(text),
+    writeError: (text) => errors.push(text),
+    workingDirectory: workDirectory,
+    fallbackDirectories: [packageDirectory],
+  });
+}
+
+describe('skillopt-sleep, the command line @skillopt/sleep ships for plugins', () => {
+  test('dry-run --persona researcher prints the night report and writes it beside the run', async () => {
+    const code = await run('dry-run', '--persona', 'researcher', '--out', 'night');
+    expect(code).toBe(0);
+    const output = written.join('');
+    expect(output).toContain('# SkillOpt Sleep night (dry run): the gate accepted new rules');
+    expect(output).toContain('| validation (mixed gate score) | 30.6% (hard 0.0%, soft 61.1%) | 100.0% (hard 100.0%, soft 100.0%) |');
+    expect(await readFile(path.join(workDirectory, 'night', 'report.md'), 'utf8')).toBe(output.slice(0, output.indexOf('\nReport written to')));
+    const report = JSON.parse(await readFile(path.join(workDirectory, 'night', 'report.json'), 'utf8'));
+    expect(report).toMatchObject({ format: 'skillopt.sleep.night.v1', dryRun: true, outcome: 'accepted' });
+  });
+
+  test('--json prints one result line', async () => {
+    expect(await run('dry-run', '--persona', 'programmer', '--out', 'night', '--json')).toBe(0);
+    expect(written).toHaveLength(1);
+    expect(JSON.parse(written[0] as string)).toMatchObject({ type: 'result', outcome: 'accepted', validation: { after: { score: 1 } } });
+  });
+
+  test('a night that cannot be validated says why and exits 1', async () => {
+    const tasks = ['fix the login test', 'add a dark mode'].map((intent, index) => ({ id: `t${index}`, intent, split: index === 0 ? 'train' : 'val' }));
+    await writeFile(path.join(workDirectory, 'tasks.json'), JSON.stringify({ format: 'skillopt.sleep.tasks.v1', tasks }));
+    await writeFile(path.join(workDirectory, 'SKILL.md'), '# A skill\n');
+    expect(await run('dry-run', '--tasks', 'tasks.json', '--skill', 'SKILL.md', '--out', 'night')).toBe(1);
+    expect(written.join('')).toContain('The night was not run: none of the 2 tasks can be judged');
+  });
+
+  test('a misspelt command or persona suggests the nearest, a missing flag names itself', async () => {
+    await expect(run('dryrun')).rejects.toThrow('unknown command "dryrun"; did you mean "dry-run"?');
+    await expect(run('dry-run', '--persona', 'researchr')).rejects.toThrow('did you mean "researcher"?');
+    await expect(run('dry-run', '--skill', 'SKILL.md')).rejects.toThrow('dry-run needs --tasks <task file>');
+    await expect(run('dry-run', '--persona', 'researcher', '--tasks', 'x.json')).rejects.toThrow('--persona brings its own tasks');
+    await expect(run('dry-run', '--task', 'x.json')).rejects.toThrow("Unknown option '--task'");
+  });
+
+  test('--help prints the usage with its examples', async () => {
+    expect(await run('--help')).toBe(0);
+    expect(written.join('')).toContain('skillopt-sleep dry-run --persona researcher');
+  });
+});
