@@ -1,0 +1,63 @@
+import path from 'node:path';
+import { Flags } from '@oclif/core';
+import { dryRunNight, PERSONAS, personaFixture } from '@skillopt/sleep';
+import { writeLine, writeWarning } from '../../inspection/write-output.js';
+import { runConfigRequestOf } from '../../run-setup/command-config.js';
+import { EXIT_CODES } from '../../base-command.js';
+import { StreamingCommand } from '../../streaming-command.js';
+
+export default class SleepDryRun extends StreamingCommand {
+  static override summary = 'Run one whole Sleep night on a task file and print its report; nothing is staged.';
+  static override description = [
+    "The night of SkillOpt-Sleep on tasks already mined (a task file, as `sleep` mines it or as you reviewed it): each task is replayed with the skill document's learned rules and judged, the optimizer proposes edits on those rules from the failures, and the gate accepts them only if the held-out validation tasks score strictly better (evaluation.gate_strategy strict or paired, evaluation.no_regression, evaluation.must_pass). Test tasks are scored and reported, never used to decide.",
+    "The skill document is only read: the report shows what would be staged. It and the night's run (every replay, the ledger, the events) are written under --out, by default ~/.skillopt-sleep/dry-runs/<timestamp>. The simulated model is the default backend; name another with --set model.target_backend=… (and the optimizer's) or a --config file. A night whose tasks cannot be judged, or whose held-out tasks are also training tasks, is refused with its reason and exits 1.",
+  ].join('\n\n');
+  static override examples = [
+    { description: 'The shipped researcher persona on the simulated model', command: '<%= config.bin %> sleep dry-run --persona researcher' },
+    {
+      description: 'The programmer persona with the paired gate, as one JSON result line',
+      command: '<%= config.bin %> sleep dry-run --persona programmer --set evaluation.gate_strategy=paired --json',
+    },
+  ];
+  static override flags = {
+    tasks: Flags.string({ description: 'the task file (skillopt.sleep.tasks.v1, or the original SkillOpt-Sleep format)', exclusive: ['persona'] }),
+    skill: Flags.string({ description: 'the skill document whose learned block the night trains (read, never written)', exclusive: ['persona'] }),
+    persona: Flags.string({ description: `a shipped example instead of --tasks and --skill: ${PERSONAS.join(' or ')}` }),
+    config: Flags.string({ char: 'c', description: 'a SkillOpt config file (backends, gate settings) over the night defaults' }),
+    set: Flags.string({ description: 'one config value, key=value (repeatable), e.g. evaluation.no_regression=true', multiple: true }),
+    out: Flags.string({ description: "where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>)" }),
+    json: Flags.boolean({ description: 'print the report as one result line (docs/cli-json.md) instead of Markdown' }),
+  };
+
+  async run(): Promise<object> {
+    const { flags } = await this.parse(SleepDryRun);
+    const workingDirectory = process.cwd();
+    const persona = flags.persona === undefined ? undefined : personaFixture(flags.persona);
+    const tasksFile = persona?.tasksFile ?? flags.tasks;
+    const skillFile = persona?.skillFile ?? flags.skill;
+    if (tasksFile === undefined || skillFile === undefined)
+      this.error('give --tasks <task file> and --skill <skill document>, or --persona researcher', { exit: EXIT_CODES.usageOrConfig });
+    // A project's training config is not a night's: only --config and --set apply.
+    const request = await runConfigRequestOf({
+      ...(flags.config ? { configFile: flags.config } : {}),
+      ignoreProjectConfig: true,
+      overrides: flags.set ?? [],
+      workingDirectory,
+    });
+    const night = await dryRunNight({
+      tasksFile,
+      skillFile,
+      ...(flags.out === undefined ? {} : { outputDirectory: flags.out }),
+      layers: request.layers,
+      overrides: request.overrides,
+      workingDirectory,
+      resolver: request.resolver,
+    });
+    for (const warning of night.warnings) writeWarning(warning);
+    if (night.report.outcome === 'refused') process.exitCode = EXIT_CODES.runFailed;
+    if (this.jsonEnabled()) return night.report;
+    process.stdout.write(night.markdown);
+    writeLine(`\nReport written to ${path.relative(workingDirectory, path.join(night.outputDirectory, 'report.md')) || 'report.md'}`);
+    return night.report;
+  }
+}
