@@ -64,6 +64,31 @@ describe('one night on the simulated model, the personas of the original', () =>
     expect(report.wouldStage?.document).toContain(`- ${report.rules.added[0]}`);
   });
 
+  test('test tasks are scored under the rules before and after, and reported without deciding anything', async () => {
+    const documentPath = path.join(workDirectory, 'SKILL.md');
+    await copyFile(path.join(personas, 'SKILL.md'), documentPath);
+    const { file } = await readTaskFile(path.join(personas, 'researcher.tasks.json'));
+    // Two of the six training tasks held out as test tasks.
+    const trainIds = file.tasks.filter((task) => task.split === 'train').map((task) => task.id);
+    const tasks = file.tasks.map((task) => (trainIds.slice(0, 2).includes(task.id) ? { ...task, split: 'test' as const } : task));
+    const report = await runNight({
+      tasks,
+      documentPath,
+      nightDirectory: path.join(workDirectory, 'night'),
+      workingDirectory: workDirectory,
+      resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
+      dryRun: true,
+    });
+    expect(report.tasks.bySplit).toEqual({ train: 4, val: 6, test: 2 });
+    expect(report.outcome).toBe('accepted');
+    expect(report.test).toEqual({ before: { hard: 0, soft: expect.any(Number) }, after: { hard: 1, soft: 1 }, scored: 2 });
+  });
+
+  test('a backend that keeps failing excludes its tasks and fails the night with its cause, never a score', async () => {
+    const failing = ['backends.sim.latency_ms=30', 'backends.sim.timeout_ms=1', 'run.retries=0'];
+    await expect(personaNight('programmer', failing)).rejects.toThrow(/excluded/);
+  });
+
   test('a harmful rule is rejected by the gate: with every reflection proposing one, nothing would be staged', async () => {
     const { report } = await personaNight('programmer', ['backends.sim.harmful_rule_rate=1', 'backends.sim.useless_rule_rate=0']);
     expect(report.outcome).toBe('rejected');

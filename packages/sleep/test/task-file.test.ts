@@ -110,3 +110,16 @@ describe('task files', () => {
     await expect(readTaskFile(await fileWith({ format: 'other.v2', tasks: [] }))).rejects.toThrow(/format must be "skillopt.sleep.tasks.v1"/);
   });
 });
+
+describe('readTaskFile validates rule judges as the rule judge does', () => {
+  it('refuses an unknown operator, naming the nearest, and passes warnings on', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'skillopt-task-judges-'));
+    const file = join(folder, 'tasks.json');
+    const rule = (checks: unknown[]) => ({ id: `t${checks.length}`, intent: 'write the summary', referenceKind: 'rule', judge: { checks } });
+    await writeFile(file, JSON.stringify({ tasks: [rule([{ op: 'contain', arg: 'Summary' }])] }));
+    await expect(readTaskFile(file)).rejects.toThrow(/contain.*contains/);
+    await writeFile(file, JSON.stringify({ tasks: [rule([{ op: 'max_chars', arg: 500 }])] }));
+    const { warnings } = await readTaskFile(file);
+    expect(warnings.join('\n')).toContain('shape-only');
+  });
+});

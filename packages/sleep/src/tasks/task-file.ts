@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { nearestWord, writeJsonAtomic } from '@skillopt/core';
 import { z } from 'zod';
+import { validateChecks } from '../judge/validate-checks.js';
 import { assignSplits, type SplitFractions } from './split-assignment.js';
 import { REFERENCE_KINDS, type RuleJudge, TASK_ORIGINS, TASK_OUTCOMES, type TaskRecord } from './task-record.js';
 
@@ -43,7 +44,7 @@ const LEGACY_HEADER_KEYS: Record<string, keyof TaskFile> = {
 /** The original's split names: `replay` was training, `holdout` validation. */
 const LEGACY_SPLITS: Record<string, TaskRecord['split']> = { replay: 'train', holdout: 'val' };
 
-// The shape of a rule check only: what each op needs of its argument is the rule judge's to check.
+// The shape of a rule check; what each op needs of its argument is validateChecks's to say.
 const ruleCheckSchema = z.object({ op: z.string().min(1), arg: z.union([z.string(), z.number(), z.null()]).optional() });
 const judgeSchema = z.union([z.object({}).strict(), z.object({ kind: z.literal('rule').optional(), checks: z.array(ruleCheckSchema) })]);
 
@@ -114,6 +115,12 @@ function readTask(value: unknown, index: number, problems: string[], warnings: s
     return undefined;
   }
   const { judge, ...task } = parsed.data;
+  // What each op needs of its argument: an unknown op or an uncompilable pattern is an error here,
+  // before a night pays for replays it could not judge.
+  const validation = validateChecks(judge ?? null);
+  for (const error of validation.errors) problems.push(`${label}: ${error}`);
+  for (const warning of validation.warnings) warnings.push(`${label}: ${warning}`);
+  if (validation.errors.length > 0) return undefined;
   // The original wrote `{}` for "no judge"; a judge with checks is always a rule judge.
   return judge !== undefined && 'checks' in judge ? { ...task, judge: { kind: 'rule', checks: judge.checks } as RuleJudge } : task;
 }
@@ -124,8 +131,8 @@ function readTask(value: unknown, index: number, problems: string[], warnings: s
  * known key, not silently dropped as the original did. Legacy splits are renamed, and a file of two
  * or more tasks none of which is in val or test is split with `fractions` — both fractions, where
  * the original applied only its holdout fraction and never made a test split (upstream-sleep §9
- * item 3). Rule checks are checked for shape here (op a non-empty string, arg text, a number or
- * null); what each op needs of its argument is the rule judge's validation.
+ * item 3). Rule judges are validated as the rule judge validates them (validateChecks): errors fail the
+ * file, warnings (a shape-only judge, a check that always passes) are returned.
  */
 export async function readTaskFile(path: string, fractions: SplitFractions = {}): Promise<TaskFileReading> {
   let document: unknown;
