@@ -26,6 +26,7 @@ import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
 import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
 import { decideSleepBehaviour, isSleepRuleTask } from './sleep-target.js';
+import { answerSleepJudge, answerSleepMiner, sleepStageOf } from './sleep-stages.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
@@ -283,12 +284,18 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     let text: string;
     let toolCalls: ToolCall[] | undefined;
     const metadata: Record<string, unknown> = { simulated: true, note: 'reply written by the SkillOpt simulated model, not a real LLM', role };
-    if (role === 'target') {
+    const sleepStage = sleepStageOf(request);
+    if (sleepStage !== undefined) {
+      // Sleep's judge and miner, told by the call's purpose and the prompt's shape, whatever the role.
+      text = sleepStage === 'judge' ? answerSleepJudge(request.messages) : answerSleepMiner(request.messages);
+      metadata.stage = sleepStage;
+    } else if (role === 'target') {
       const reply = answerAsTarget(request);
       const schema = request.responseFormat?.type === 'json' ? request.responseFormat.schema : undefined;
       text = schema !== undefined && reply.toolCalls === undefined ? JSON.stringify(schemaShapedValue(schema, reply.text)) : reply.text;
       toolCalls = reply.toolCalls;
       Object.assign(metadata, reply.metadata);
+      if (request.purpose === 'replay') metadata.stage = 'replay';
     } else {
       const settings = { seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId };
       const agentStep =
