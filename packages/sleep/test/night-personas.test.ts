@@ -84,6 +84,38 @@ describe('one night on the simulated model, the personas of the original', () =>
     expect(report.test).toEqual({ before: { hard: 0, soft: expect.any(Number) }, after: { hard: 1, soft: 1 }, scored: 2 });
   });
 
+  test("rubric tasks are graded by the LLM judge, whose calls are in the night's ledger", async () => {
+    const documentPath = path.join(workDirectory, 'SKILL.md');
+    await copyFile(path.join(personas, 'SKILL.md'), documentPath);
+    const [base] = (await readTaskFile(path.join(personas, 'programmer.tasks.json'))).file.tasks;
+    const rubricTask = (id: string, split: 'train' | 'val', intent: string) => ({
+      ...base!,
+      id,
+      split,
+      intent,
+      referenceKind: 'rubric' as const,
+      reference: `names the release ${id} and its date`,
+      tags: [],
+    });
+    const tasks = [
+      rubricTask('r1', 'train', 'Summarise release r1'),
+      rubricTask('r2', 'train', 'Summarise release r2'),
+      rubricTask('r3', 'val', 'Summarise release r3'),
+      rubricTask('r4', 'val', 'Summarise release r4'),
+    ];
+    const report = await runNight({
+      tasks,
+      documentPath,
+      nightDirectory: path.join(workDirectory, 'night'),
+      workingDirectory: workDirectory,
+      resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
+      dryRun: true,
+    });
+    expect(report.usage?.byPurpose.judge).toBe(report.usage?.byPurpose.replay);
+    const ledger = (await readFile(path.join(report.runDirectory as string, 'ledger.jsonl'), 'utf8')).split('\n').filter((line) => line.includes('"judge"'));
+    expect(ledger.length).toBeGreaterThan(0);
+  });
+
   test('a backend that keeps failing excludes its tasks and fails the night with its cause, never a score', async () => {
     const failing = ['backends.sim.latency_ms=30', 'backends.sim.timeout_ms=1', 'run.retries=0'];
     await expect(personaNight('programmer', failing)).rejects.toThrow(/excluded/);
