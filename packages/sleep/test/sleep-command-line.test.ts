@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
@@ -63,5 +63,31 @@ describe('skillopt-sleep, the command line @skillopt/sleep ships for plugins', (
   test('--help prints the usage with its examples', async () => {
     expect(await run('--help')).toBe(0);
     expect(written.join('')).toContain('skillopt-sleep dry-run --persona researcher');
+  });
+});
+
+describe('skillopt-sleep harvest, the same harvest as skillopt sleep harvest', () => {
+  test('reads a Claude Code home given by flag, printing per source, and streams records under --json', async () => {
+    const folder = path.join(workDirectory, 'claude', 'projects', '-work-app');
+    await mkdir(folder, { recursive: true });
+    const common = { cwd: '/work/app', sessionId: 'c0ffee00-0000-4000-8000-000000000009', timestamp: '2026-11-02T10:00:00.000Z' };
+    const lines = [
+      { type: 'user', uuid: 'u', parentUuid: null, message: { role: 'user', content: 'fix the flaky login test' }, ...common },
+      { type: 'assistant', uuid: 'a', parentUuid: 'u', message: { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, ...common },
+    ];
+    await writeFile(path.join(folder, `${common.sessionId}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const flags = ['--source', 'claude-code', '--all-projects', '--lookback', '0', '--claude-home', 'claude', '--state-dir', 'state'];
+    expect(await run('harvest', ...flags)).toBe(0);
+    expect(written.join('')).toContain('1 sessions (1 distinct tasks), all history');
+    expect(written.join('')).toContain('  claude-code: 1 sessions, 1 tasks, 1 files read');
+    written = [];
+    expect(await run('harvest', ...flags, '--json')).toBe(0);
+    const records = written.map((line) => JSON.parse(line));
+    expect(records.map((record) => record.type)).toEqual(['session', 'result']);
+    expect(records[0]).toMatchObject({ source: 'claude-code', task: 'fix the flaky login test' });
+  });
+
+  test('a misspelt source names the nearest one', async () => {
+    await expect(run('harvest', '--source', 'claude-cod')).rejects.toThrow(/claude-code/);
   });
 });

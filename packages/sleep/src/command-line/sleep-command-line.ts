@@ -1,16 +1,31 @@
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
 import { PERSONAS, personaFixture } from '../persona-fixtures.js';
+import { SESSION_SOURCES } from '../sources/session-sources.js';
+import { harvestWarnings, startHarvestRun } from './harvest-run.js';
+import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
-const SUBCOMMANDS = ['dry-run'] as const;
+const SUBCOMMANDS = ['harvest', 'dry-run'] as const;
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
 Commands:
+  harvest   read your own coding-agent sessions and say, per source, what a night would learn from
   dry-run   run one whole night on a task file and print its report; stages nothing
+
+skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-projects] [--since <time> | --lookback <span>] [--max-sessions <n>] [--state-dir <folder>] [--json]
+
+  --source        sources to read, comma-separated or repeated (default: all of ${SESSION_SOURCES.map((source) => source.id).join(', ')})
+  --project       a project folder whose sessions to read (repeatable; default: the current folder)
+  --all-projects  read the sessions of every project
+  --since         sessions that ended at or after this time (ISO date or time; no zone means UTC)
+  --lookback      sessions that ended within this long before now: 90m, 72h, 3d, 2w; 0 reads all history
+  --json          the session records as JSON Lines, then one {"type":"result", ...} line
+  --claude-home, --codex-home, --copilot-home, --copilot-session-store, --vscode-workspace-storage,
+  --cursor-home, --pi-home, --opencode-db, --devin-transcripts: where a source lives, if not its default
 
 skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona <name>) [--config <file>] [--set key=value]... [--out <directory>] [--json]
 
@@ -23,6 +38,7 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
 Examples:
+  skillopt-sleep harvest --lookback 7d
   skillopt-sleep dry-run --persona researcher
   skillopt-sleep dry-run --tasks tasks.json --skill .claude/skills/my-skill/SKILL.md --set evaluation.gate_strategy=paired
 `;
@@ -50,25 +66,26 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     const nearest = nearestWord(command, SUBCOMMANDS);
     throw usageError(`unknown command "${command}"${nearest === undefined ? '' : `; did you mean "${nearest.word}"?`}`);
   }
-  let values: { tasks?: string; skill?: string; persona?: string; config?: string; set?: string[]; out?: string; json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...rest],
-      options: {
-        tasks: { type: 'string' },
-        skill: { type: 'string' },
-        persona: { type: 'string' },
-        config: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw usageError(error instanceof Error ? error.message : String(error));
-  }
+  if (command === 'harvest') return runHarvest(rest, io);
+  const values = parseOptions<{
+    tasks?: string;
+    skill?: string;
+    persona?: string;
+    config?: string;
+    set?: string[];
+    out?: string;
+    json?: boolean;
+    help?: boolean;
+  }>(rest, {
+    tasks: { type: 'string' },
+    skill: { type: 'string' },
+    persona: { type: 'string' },
+    config: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    out: { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -93,4 +110,84 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   io.write(values.json ? `${JSON.stringify({ type: 'result', ...night.report })}\n` : night.markdown);
   if (!values.json) io.write(`\nReport written to ${night.outputDirectory}/report.md\n`);
   return night.report.outcome === 'refused' ? 1 : 0;
+}
+
+const LOCATION_OPTION_NAMES = [
+  'claude-home',
+  'codex-home',
+  'copilot-home',
+  'copilot-session-store',
+  'cursor-home',
+  'pi-home',
+  'opencode-db',
+  'devin-transcripts',
+] as const;
+
+function parseOptions<Values>(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): Values {
+  try {
+    return parseArgs({ args: [...args], options, strict: true }).values as Values;
+  } catch (error) {
+    throw usageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `skillopt-sleep harvest`: what `skillopt sleep harvest` does, printed as plain lines. */
+async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<number> {
+  type HarvestValues = LocationOptions & {
+    source?: string[];
+    project?: string[];
+    'all-projects'?: boolean;
+    since?: string;
+    lookback?: string;
+    'max-sessions'?: string;
+    'state-dir'?: string;
+    json?: boolean;
+    help?: boolean;
+  };
+  const values = parseOptions<HarvestValues>(args, {
+    source: { type: 'string', multiple: true, short: 's' },
+    project: { type: 'string', multiple: true, short: 'p' },
+    'all-projects': { type: 'boolean' },
+    since: { type: 'string' },
+    lookback: { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'state-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    'vscode-workspace-storage': { type: 'string', multiple: true },
+    ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
+  });
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  if (values['all-projects'] && values.project !== undefined) throw usageError('give --project or --all-projects, not both');
+  const maxSessions = values['max-sessions'] === undefined ? undefined : Number(values['max-sessions']);
+  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions >= 1))
+    throw usageError(`--max-sessions must be a whole number of at least 1, got ${values['max-sessions']}`);
+  const run = await startHarvestRun({
+    ...(values.source === undefined ? {} : { sources: values.source }),
+    ...(values.project === undefined ? {} : { projects: values.project }),
+    allProjects: values['all-projects'],
+    since: values.since,
+    lookback: values.lookback,
+    maxSessions,
+    stateDirectory: values['state-dir'],
+    locations: sourceLocationsOf(values, io.workingDirectory),
+    workingDirectory: io.workingDirectory,
+  });
+  for await (const session of run.harvest.sessions) if (values.json) io.write(`${JSON.stringify({ type: 'session', ...session })}\n`);
+  for (const warning of harvestWarnings(run.harvest.reports)) io.writeError(`Warning: ${warning}\n`);
+  const result = run.result();
+  if (values.json) {
+    io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
+    return 0;
+  }
+  io.write(`${result.sessions} sessions (${result.tasks} distinct tasks), ${result.window}.\n`);
+  for (const report of result.sources)
+    io.write(
+      `  ${report.source}: ${report.sessions} sessions, ${report.tasks} tasks, ${report.filesRead} files read, ${report.filesSkippedUnopened} not opened\n`,
+    );
+  io.write('Nothing was written and no checkpoint moved.\n');
+  return 0;
 }

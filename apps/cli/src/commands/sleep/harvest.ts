@@ -1,17 +1,5 @@
-import path from 'node:path';
 import { Flags } from '@oclif/core';
-import {
-  createCheckpointStore,
-  defaultStateDirectory,
-  harvestSessions,
-  parseSourceNames,
-  projectScope,
-  resolveHarvestWindows,
-  SESSION_SOURCES,
-  type SourceLocations,
-  type SourceReport,
-  sessionSourcesFor,
-} from '@skillopt/sleep';
+import { harvestWarnings, SESSION_SOURCES, type SourceReport, sourceLocationsOf, startHarvestRun } from '@skillopt/sleep';
 import { formatCount, formatTable } from '../../output/format.js';
 import { jsonLine } from '../../output/json-lines.js';
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
@@ -42,30 +30,6 @@ const LOCATION_FLAGS = {
     helpGroup: 'SOURCE LOCATION',
   }),
 };
-
-type LocationFlags = { [Name in Exclude<keyof typeof LOCATION_FLAGS, 'vscode-workspace-storage'>]?: string | undefined } & {
-  'vscode-workspace-storage'?: string[] | undefined;
-};
-
-function locationsOf(flags: LocationFlags, workingDirectory: string): Partial<SourceLocations> {
-  const absolute = (value: string | undefined) => (value === undefined ? undefined : path.resolve(workingDirectory, value));
-  const entries: Array<[keyof SourceLocations, string | string[] | undefined]> = [
-    ['claudeHome', absolute(flags['claude-home'])],
-    ['codexHome', absolute(flags['codex-home'])],
-    ['copilotHome', absolute(flags['copilot-home'])],
-    [
-      'copilotSessionStore',
-      absolute(flags['copilot-session-store']) ??
-        (flags['copilot-home'] === undefined ? undefined : path.join(absolute(flags['copilot-home']) as string, 'session-store.db')),
-    ],
-    ['vscodeWorkspaceStorage', flags['vscode-workspace-storage']?.map((folder) => path.resolve(workingDirectory, folder))],
-    ['cursorHome', absolute(flags['cursor-home'])],
-    ['piHome', absolute(flags['pi-home'])],
-    ['opencodeDatabase', absolute(flags['opencode-db'])],
-    ['devinTranscripts', absolute(flags['devin-transcripts'])],
-  ];
-  return Object.fromEntries(entries.filter(([, value]) => value !== undefined));
-}
 
 function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -116,51 +80,31 @@ export default class SleepHarvest extends StreamingCommand {
   async run(): Promise<object> {
     const { flags } = await this.parse(SleepHarvest);
     const workingDirectory = process.cwd();
-    const requested = flags.source !== undefined;
-    const sourceIds = requested ? parseSourceNames(flags.source ?? []) : SESSION_SOURCES.map((source) => source.id);
-    const scope = flags['all-projects'] ? projectScope('all') : projectScope((flags.project ?? ['.']).map((folder) => path.resolve(workingDirectory, folder)));
-    const stateDirectory = flags['state-dir'] === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, flags['state-dir']);
-    const windows = await resolveHarvestWindows({
+    const run = await startHarvestRun({
+      ...(flags.source === undefined ? {} : { sources: flags.source }),
+      ...(flags.project === undefined ? {} : { projects: flags.project }),
+      allProjects: flags['all-projects'],
       since: flags.since,
       lookback: flags.lookback,
-      scope,
-      sources: sourceIds,
-      checkpoints: createCheckpointStore(stateDirectory),
-    });
-    const harvest = harvestSessions({
-      sources: sessionSourcesFor(sourceIds),
-      sourcesRequested: requested,
-      scope,
-      windowFor: windows.windowFor,
-      locations: locationsOf(flags, workingDirectory),
       maxSessions: flags['max-sessions'],
+      stateDirectory: flags['state-dir'],
+      locations: sourceLocationsOf(flags, workingDirectory),
+      workingDirectory,
     });
+    const { harvest } = run;
 
     const json = this.jsonEnabled();
     for await (const session of harvest.sessions) if (json) process.stdout.write(jsonLine({ type: 'session', ...session }));
 
-    for (const report of harvest.reports) {
-      for (const warning of report.warnings) writeWarning(`${warning.message}: ${warning.path}`);
-      for (const corrupt of report.corruptLines) writeWarning(`${corrupt.file}:${corrupt.line}: ${corrupt.message}; passed over`);
-      const unlisted = report.corruptLineCount - report.corruptLines.length;
-      if (unlisted > 0) writeWarning(`… and ${unlisted} more corrupt line${unlisted === 1 ? '' : 's'} in ${report.source}'s sessions`);
-    }
-    const sessions = harvest.reports.reduce((total, report) => total + report.sessions, 0);
-    const tasks = harvest.reports.reduce((total, report) => total + report.tasks, 0);
-    const result = {
-      sessions,
-      tasks,
-      window: windows.description,
-      scope: scope.kind === 'all' ? 'all' : scope.projects,
-      limitReached: harvest.limitReached,
-      sources: harvest.reports,
-    };
+    for (const warning of harvestWarnings(harvest.reports)) writeWarning(warning);
+    const result = run.result();
+    const { sessions, tasks } = result;
     if (json) return result;
 
     const sourceName = (id: string) => SESSION_SOURCES.find((source) => source.id === id)?.name ?? id;
     const found = harvest.reports.filter((report) => report.filesFound > 0 || report.sessions > 0);
     writeLine(
-      `${formatCount(sessions)} session${sessions === 1 ? '' : 's'} (${formatCount(tasks)} distinct task${tasks === 1 ? '' : 's'}) from ${found.length} of ${harvest.reports.length} source${harvest.reports.length === 1 ? '' : 's'}, ${windows.description}.`,
+      `${formatCount(sessions)} session${sessions === 1 ? '' : 's'} (${formatCount(tasks)} distinct task${tasks === 1 ? '' : 's'}) from ${found.length} of ${harvest.reports.length} source${harvest.reports.length === 1 ? '' : 's'}, ${result.window}.`,
     );
     const rows = [['source', 'sessions', 'tasks', 'files read', 'not opened', 'read', 'skipped']];
     for (const report of harvest.reports)

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { createCheckpointStore } from '../checkpoints/checkpoint-store.js';
+import { defaultStateDirectory } from '../checkpoints/state-directory.js';
+import type { SourceReport } from '../harvest/harvest-report.js';
+import { type Harvest, harvestSessions } from '../harvest/harvest-sessions.js';
+import { resolveHarvestWindows } from '../harvest/harvest-window.js';
+import { projectScope } from '../harvest/project-scope.js';
+import type { SourceLocations } from '../harvest/source-locations.js';
+import { parseSourceNames } from '../sources/source-names.js';
+import { SESSION_SOURCES, sessionSourcesFor } from '../sources/session-sources.js';
+
+/** What `sleep harvest` is asked, in either front end (the CLI's `skillopt sleep harvest`, the `skillopt-sleep` bin). */
+export interface HarvestRunRequest {
+  /** `--source` values as given (each may be a comma-separated list); absent: every source. */
+  sources?: readonly string[];
+  /** `--project` folders; absent: the working directory. */
+  projects?: readonly string[];
+  allProjects?: boolean | undefined;
+  since?: string | undefined;
+  lookback?: string | undefined;
+  maxSessions?: number | undefined;
+  /** Sleep's state folder, where the checkpoints are read; default `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep. */
+  stateDirectory?: string | undefined;
+  locations?: Partial<SourceLocations>;
+  workingDirectory: string;
+}
+
+/** The counts `sleep harvest` ends with (its `result` line under --json). */
+export interface HarvestRunResult {
+  sessions: number;
+  tasks: number;
+  window: string;
+  scope: 'all' | readonly string[];
+  limitReached: boolean;
+  sources: SourceReport[];
+}
+
+export interface HarvestRun {
+  harvest: Harvest;
+  /** Once `harvest.sessions` has been read to its end: the counts, per source. */
+  result(): HarvestRunResult;
+}
+
+/** The harvest one `sleep harvest` command runs: its sources, scope and window resolved from the request. */
+export async function startHarvestRun(request: HarvestRunRequest): Promise<HarvestRun> {
+  const { workingDirectory } = request;
+  const requested = request.sources !== undefined;
+  const sourceIds = requested ? parseSourceNames(request.sources ?? []) : SESSION_SOURCES.map((source) => source.id);
+  const scope = request.allProjects ? projectScope('all') : projectScope((request.projects ?? ['.']).map((folder) => path.resolve(workingDirectory, folder)));
+  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
+  const windows = await resolveHarvestWindows({
+    since: request.since,
+    lookback: request.lookback,
+    scope,
+    sources: sourceIds,
+    checkpoints: createCheckpointStore(stateDirectory),
+  });
+  const harvest = harvestSessions({
+    sources: sessionSourcesFor(sourceIds),
+    sourcesRequested: requested,
+    scope,
+    windowFor: windows.windowFor,
+    ...(request.locations === undefined ? {} : { locations: request.locations }),
+    maxSessions: request.maxSessions,
+  });
+  return {
+    harvest,
+    result: () => ({
+      sessions: harvest.reports.reduce((total, report) => total + report.sessions, 0),
+      tasks: harvest.reports.reduce((total, report) => total + report.tasks, 0),
+      window: windows.description,
+      scope: scope.kind === 'all' ? 'all' : scope.projects,
+      limitReached: harvest.limitReached,
+      sources: harvest.reports,
+    }),
+  };
+}
+
+/** The warnings a finished harvest reports, one line each: missing sources, corrupt lines (the first of them, then a count). */
+export function harvestWarnings(reports: readonly SourceReport[]): string[] {
+  const lines: string[] = [];
+  for (const report of reports) {
+    for (const warning of report.warnings) lines.push(`${warning.message}: ${warning.path}`);
+    for (const corrupt of report.corruptLines) lines.push(`${corrupt.file}:${corrupt.line}: ${corrupt.message}; passed over`);
+    const unlisted = report.corruptLineCount - report.corruptLines.length;
+    if (unlisted > 0) lines.push(`… and ${unlisted} more corrupt line${unlisted === 1 ? '' : 's'} in ${report.source}'s sessions`);
+  }
+  return lines;
+}
