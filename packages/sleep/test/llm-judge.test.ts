@@ -1,22 +1,5 @@
-import type { ChatModel, GenerateRequest } from '@skillopt/contract';
+import { scriptedModel } from './scripted-model.js';
 import { createLlmJudge } from '../src/judge/llm-judge';
-
-/** A ChatModel that answers with the scripted texts in turn and records what it was asked. */
-function scriptedModel(replies: string[]): ChatModel & { requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    specificationVersion: 'v1',
-    provider: 'scripted',
-    modelId: 'scripted',
-    requests,
-    async generate(request) {
-      requests.push(request);
-      const text = replies[requests.length - 1];
-      if (text === undefined) throw new Error('no scripted reply left');
-      return { text, usage: { inputTokens: 10, outputTokens: 5 }, finishReason: 'stop' };
-    },
-  } as ChatModel & { requests: GenerateRequest[] };
-}
 
 const task = { intent: 'list the risks', reference: 'names at least three risks with mitigations' };
 

@@ -1,22 +1,6 @@
-import type { ChatModel, GenerateRequest } from '@skillopt/contract';
+import { scriptedModel } from './scripted-model.js';
 import type { HarvestedSession } from '../src/harvest/session-record.js';
 import { createLlmMiner } from '../src/mine/llm-miner.js';
-
-function scriptedModel(replies: string[]): ChatModel & { requests: GenerateRequest[] } {
-  const requests: GenerateRequest[] = [];
-  return {
-    specificationVersion: 'v1',
-    provider: 'scripted',
-    modelId: 'scripted',
-    requests,
-    async generate(request) {
-      requests.push(request);
-      const text = replies.shift();
-      if (text === undefined) throw new Error('no scripted reply left');
-      return { text, usage: { inputTokens: 1, outputTokens: 1 }, finishReason: 'stop' } as Awaited<ReturnType<ChatModel['generate']>>;
-    },
-  };
-}
 
 function session(sessionId: string, prompt: string): HarvestedSession {
   return {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPackageResolver } from '@skillopt/core';
 import { claudeCodeSource } from '../src/sources/claude-code/claude-code-source.js';
-import { assignSplits, harvestSessions, heuristicMine, projectScope, readTaskFile, runNight, type HarvestedSession } from '../src/index.js';
+import { assignSplits, type HarvestedSession, harvestSessions, heuristicMine, projectScope, readTaskFile, runNight, type TaskRecord } from '../src/index.js';
 
 const packageDirectory = path.resolve(__dirname, '..');
 const personas = path.join(packageDirectory, 'examples', 'personas');
@@ -16,12 +16,12 @@ afterEach(async () => {
   await rm(workDirectory, { recursive: true, force: true });
 });
 
-async function personaNight(persona: string, overrides: string[] = []) {
+/** One dry-run night on these tasks, over a copy of the personas' starting document. */
+async function nightOn(tasks: readonly TaskRecord[], overrides: string[] = []) {
   const documentPath = path.join(workDirectory, 'SKILL.md');
   await copyFile(path.join(personas, 'SKILL.md'), documentPath);
-  const { file } = await readTaskFile(path.join(personas, `${persona}.tasks.json`));
   const report = await runNight({
-    tasks: file.tasks,
+    tasks,
     documentPath,
     nightDirectory: path.join(workDirectory, 'night'),
     workingDirectory: workDirectory,
@@ -30,7 +30,15 @@ async function personaNight(persona: string, overrides: string[] = []) {
     overrides,
     dryRun: true,
   });
-  return { report, documentPath, tasks: file.tasks };
+  return { report, documentPath };
+}
+
+async function personaTasks(persona: string): Promise<TaskRecord[]> {
+  return (await readTaskFile(path.join(personas, `${persona}.tasks.json`))).file.tasks;
+}
+
+async function personaNight(persona: string, overrides: string[] = []) {
+  return nightOn(await personaTasks(persona), overrides);
 }
 
 describe('one night on the simulated model, the personas of the original', () => {
@@ -65,52 +73,27 @@ describe('one night on the simulated model, the personas of the original', () =>
   });
 
   test('test tasks are scored under the rules before and after, and reported without deciding anything', async () => {
-    const documentPath = path.join(workDirectory, 'SKILL.md');
-    await copyFile(path.join(personas, 'SKILL.md'), documentPath);
-    const { file } = await readTaskFile(path.join(personas, 'researcher.tasks.json'));
+    const researcher = await personaTasks('researcher');
     // Two of the six training tasks held out as test tasks.
-    const trainIds = file.tasks.filter((task) => task.split === 'train').map((task) => task.id);
-    const tasks = file.tasks.map((task) => (trainIds.slice(0, 2).includes(task.id) ? { ...task, split: 'test' as const } : task));
-    const report = await runNight({
-      tasks,
-      documentPath,
-      nightDirectory: path.join(workDirectory, 'night'),
-      workingDirectory: workDirectory,
-      resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
-      dryRun: true,
-    });
+    const trainIds = researcher.filter((task) => task.split === 'train').map((task) => task.id);
+    const { report } = await nightOn(researcher.map((task) => (trainIds.slice(0, 2).includes(task.id) ? { ...task, split: 'test' as const } : task)));
     expect(report.tasks.bySplit).toEqual({ train: 4, val: 6, test: 2 });
     expect(report.outcome).toBe('accepted');
     expect(report.test).toEqual({ before: { hard: 0, soft: expect.any(Number) }, after: { hard: 1, soft: 1 }, scored: 2 });
   });
 
   test("rubric tasks are graded by the LLM judge, whose calls are in the night's ledger", async () => {
-    const documentPath = path.join(workDirectory, 'SKILL.md');
-    await copyFile(path.join(personas, 'SKILL.md'), documentPath);
-    const [base] = (await readTaskFile(path.join(personas, 'programmer.tasks.json'))).file.tasks;
-    const rubricTask = (id: string, split: 'train' | 'val', intent: string) => ({
+    const [base] = await personaTasks('programmer');
+    const rubricTask = (id: string, split: 'train' | 'val'): TaskRecord => ({
       ...base!,
       id,
       split,
-      intent,
-      referenceKind: 'rubric' as const,
+      intent: `Summarise release ${id}`,
+      referenceKind: 'rubric',
       reference: `names the release ${id} and its date`,
       tags: [],
     });
-    const tasks = [
-      rubricTask('r1', 'train', 'Summarise release r1'),
-      rubricTask('r2', 'train', 'Summarise release r2'),
-      rubricTask('r3', 'val', 'Summarise release r3'),
-      rubricTask('r4', 'val', 'Summarise release r4'),
-    ];
-    const report = await runNight({
-      tasks,
-      documentPath,
-      nightDirectory: path.join(workDirectory, 'night'),
-      workingDirectory: workDirectory,
-      resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
-      dryRun: true,
-    });
+    const { report } = await nightOn([rubricTask('r1', 'train'), rubricTask('r2', 'train'), rubricTask('r3', 'val'), rubricTask('r4', 'val')]);
     expect(report.usage?.byPurpose.judge).toBe(report.usage?.byPurpose.replay);
     const ledger = (await readFile(path.join(report.runDirectory as string, 'ledger.jsonl'), 'utf8')).split('\n').filter((line) => line.includes('"judge"'));
     expect(ledger.length).toBeGreaterThan(0);
@@ -162,16 +145,7 @@ describe('one night on the simulated model, the personas of the original', () =>
     for await (const session of harvest.sessions) sessions.push(session);
     const tasks = assignSplits(heuristicMine(sessions, { maxTasks: 10 }));
     expect(tasks).toHaveLength(4);
-    const documentPath = path.join(workDirectory, 'SKILL.md');
-    await copyFile(path.join(personas, 'SKILL.md'), documentPath);
-    const report = await runNight({
-      tasks,
-      documentPath,
-      nightDirectory: path.join(workDirectory, 'night'),
-      workingDirectory: workDirectory,
-      resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
-      dryRun: true,
-    });
+    const { report } = await nightOn(tasks);
     expect(report.outcome).toBe('refused');
     expect(report.refusal?.code).toBe('no-judgeable-tasks');
     expect(report.tasks.unjudgeable).toHaveLength(4);

@@ -1,25 +1,10 @@
+import { taskRecord } from './task-records.js';
 import type { LlmJudge } from '../src/judge/llm-judge';
 import { scoreTask } from '../src/judge/score-task';
 import { exactScore, keywordSoftScore, normalizeForScoring } from '../src/judge/text-scores';
 import type { TaskRecord } from '../src/tasks/task-record';
 
-const base: TaskRecord = {
-  id: 'task_1',
-  project: '/p',
-  intent: 'add the login form',
-  contextExcerpt: '',
-  system: '',
-  attemptedSolution: '',
-  outcome: 'success',
-  referenceKind: 'none',
-  reference: '',
-  tags: [],
-  sourceSessions: [],
-  split: 'train',
-  origin: 'real',
-  derivedFrom: '',
-  skillHint: '',
-};
+const base: TaskRecord = taskRecord({ id: 'task_1', intent: 'add the login form', outcome: 'success' });
 
 describe('text scores', () => {
   it('normalises case, punctuation and white space, Unicode-aware', () => {

@@ -1,25 +1,10 @@
+import { taskRecord } from './task-records.js';
 import { SkillOptError } from '@skillopt/contract';
 import { assignSplits, roundHalfToEven } from '../src/tasks/split-assignment.js';
 import type { TaskRecord } from '../src/tasks/task-record.js';
 
 function task(id: string, origin: TaskRecord['origin'] = 'real'): TaskRecord {
-  return {
-    id,
-    project: '/p',
-    intent: `do ${id}`,
-    contextExcerpt: '',
-    system: '',
-    attemptedSolution: '',
-    outcome: 'unknown',
-    referenceKind: 'none',
-    reference: '',
-    tags: [],
-    sourceSessions: [],
-    split: 'train',
-    origin,
-    derivedFrom: '',
-    skillHint: '',
-  };
+  return taskRecord({ id, origin });
 }
 
 const splitsOf = (tasks: TaskRecord[]) => Object.fromEntries(tasks.map((entry) => [entry.id, entry.split]));

@@ -1,24 +1,9 @@
+import { taskRecord } from './task-records.js';
 import { filterTasksForTarget, keywordTokens } from '../src/mine/target-filter.js';
 import type { TaskRecord } from '../src/tasks/task-record.js';
 
 function task(intent: string): TaskRecord {
-  return {
-    id: intent,
-    project: '/p',
-    intent,
-    contextExcerpt: '',
-    system: '',
-    attemptedSolution: '',
-    outcome: 'unknown',
-    referenceKind: 'none',
-    reference: '',
-    tags: [],
-    sourceSessions: [],
-    split: 'train',
-    origin: 'real',
-    derivedFrom: '',
-    skillHint: '',
-  };
+  return taskRecord({ id: intent, intent });
 }
 
 const skill = {
