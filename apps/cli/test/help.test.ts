@@ -27,6 +27,7 @@ describe('--help', () => {
       'runs:list',
       'runs:show',
       'sim:serve',
+      'sleep:dry-run',
       'sleep:harvest',
       'train',
     ]);
