@@ -3,7 +3,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { createPackageResolver } from '@skillopt/core';
 import { claudeCodeSource } from '../src/sources/claude-code/claude-code-source.js';
-import { assignSplits, type HarvestedSession, harvestSessions, heuristicMine, projectScope, readTaskFile, runNight, type TaskRecord } from '../src/index.js';
+import {
+  assignSplits,
+  type HarvestedSession,
+  harvestSessions,
+  heuristicMine,
+  projectScope,
+  readTaskFile,
+  renderNightReport,
+  runNight,
+  type TaskRecord,
+} from '../src/index.js';
 
 const packageDirectory = path.resolve(__dirname, '..');
 const personas = path.join(packageDirectory, 'examples', 'personas');
@@ -102,6 +112,15 @@ describe('one night on the simulated model, the personas of the original', () =>
   test('a backend that keeps failing excludes its tasks and fails the night with its cause, never a score', async () => {
     const failing = ['backends.sim.latency_ms=30', 'backends.sim.timeout_ms=1', 'run.retries=0'];
     await expect(personaNight('programmer', failing)).rejects.toThrow(/excluded/);
+  });
+
+  test('a paired gate that stops early is marked partial, its scores over the tasks it saw; the validation scores cover every task', async () => {
+    const { report } = await personaNight('researcher', ['evaluation.gate_strategy=paired', 'evaluation.paired_chunk_size=1']);
+    expect(report.outcome).toBe('accepted');
+    expect(report.gateDecisions).toEqual([expect.objectContaining({ strategy: 'paired', accepted: true, partial: true, itemsTotal: 6 })]);
+    expect(report.gateDecisions[0]!.itemsEvaluated).toBeLessThan(6);
+    expect(report.validation?.after).toEqual({ score: 1, hard: 1, soft: 1 });
+    expect(renderNightReport(report)).toContain(`(stopped early: scores over ${report.gateDecisions[0]!.itemsEvaluated} of 6 validation tasks)`);
   });
 
   test('a harmful rule is rejected by the gate: with every reflection proposing one, nothing would be staged', async () => {
