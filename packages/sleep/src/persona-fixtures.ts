@@ -30,3 +30,16 @@ export function personaFixture(name: string): PersonaFixture {
   const folder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'examples', 'personas');
   return { tasksFile: path.join(folder, `${name}.tasks.json`), skillFile: path.join(folder, 'SKILL.md') };
 }
+
+/** What a dry run reads, from the flags both front ends share: `--persona`, or `--tasks` with `--skill`. */
+export function nightInputFiles(flags: { tasks?: string | undefined; skill?: string | undefined; persona?: string | undefined }): PersonaFixture {
+  const problem = (message: string) => new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message });
+  if (flags.persona !== undefined) {
+    if (flags.tasks !== undefined || flags.skill !== undefined)
+      throw problem('--persona brings its own tasks and skill document: give it without --tasks and --skill');
+    return personaFixture(flags.persona);
+  }
+  if (flags.tasks === undefined) throw problem('dry-run needs --tasks <task file> (or --persona)');
+  if (flags.skill === undefined) throw problem('dry-run needs --skill <skill document> (or --persona)');
+  return { tasksFile: flags.tasks, skillFile: flags.skill };
+}

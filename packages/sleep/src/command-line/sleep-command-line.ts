@@ -2,7 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
-import { PERSONAS, personaFixture } from '../persona-fixtures.js';
+import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
@@ -90,13 +90,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     io.write(USAGE);
     return 0;
   }
-  if (values.persona !== undefined && (values.tasks !== undefined || values.skill !== undefined))
-    throw usageError('--persona brings its own tasks and skill document: give it without --tasks and --skill');
-  const persona = values.persona === undefined ? undefined : personaFixture(values.persona);
-  const tasksFile = persona?.tasksFile ?? values.tasks;
-  const skillFile = persona?.skillFile ?? values.skill;
-  if (tasksFile === undefined) throw usageError('dry-run needs --tasks <task file> (or --persona)');
-  if (skillFile === undefined) throw usageError('dry-run needs --skill <skill document> (or --persona)');
+  const { tasksFile, skillFile } = nightInputFiles(values);
   const night = await dryRunNight({
     tasksFile,
     skillFile,

@@ -1,3 +1,5 @@
+import { ruleKey } from '../learned-block/learned-rules.js';
+
 /** The heading the optimizer sees above the rules: what they are, even when there are none yet. */
 const LEARNED_SKILL_HEADING = '# Rules learned from your sessions';
 
@@ -13,13 +15,14 @@ export function skillTextOfRules(rules: readonly string[]): string {
 
 /** The rules of a skill text the optimizer edited: each line that is not a heading, once. */
 export function rulesOfSkillText(text: string): string[] {
-  const rules: string[] = [];
+  const rules = new Map<string, string>();
   for (const line of text.split('\n')) {
     const rule = line
       .trim()
       .replace(/^[-*+] /, '')
       .trim();
-    if (rule !== '' && !rule.startsWith('#') && !rules.includes(rule)) rules.push(rule);
+    // Repeats are one rule, as the learned block counts them (ruleKey), so the report lists what the block holds.
+    if (rule !== '' && !rule.startsWith('#') && !rules.has(ruleKey(rule))) rules.set(ruleKey(rule), rule);
   }
-  return rules;
+  return [...rules.values()];
 }

@@ -53,9 +53,10 @@ function refusalOf(all: readonly TaskRecord[], tasks: readonly TaskRecord[]): Ni
       reason: `none of the ${all.length} tasks can be judged (none has a reference, a rubric or rule checks), so no skill can be shown better than another`,
     };
   const train = idsOf(tasks, 'train');
-  const heldOut = new Set([...idsOf(tasks, 'val'), ...idsOf(tasks, 'test')]);
+  const validation = idsOf(tasks, 'val');
+  const heldOut = new Set([...validation, ...idsOf(tasks, 'test')]);
   if (train.size === 0) return { code: 'no-training-tasks', reason: 'no judgeable task is in the train split: there is nothing to learn from' };
-  if (idsOf(tasks, 'val').size === 0)
+  if (validation.size === 0)
     return { code: 'no-validation-tasks', reason: 'no judgeable task is in the val split: an edit could only be checked on the tasks that suggested it' };
   const overlapping = [...heldOut].filter((id) => train.has(id));
   const derived = tasks.filter((task) => task.split === 'train' && heldOut.has(task.derivedFrom)).map((task) => `${task.id} (from ${task.derivedFrom})`);

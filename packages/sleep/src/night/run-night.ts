@@ -57,12 +57,12 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
   const rulesBefore = readLearnedRules(document);
   const selection = selectNightTasks(options.tasks);
   const bySplit = { train: 0, val: 0, test: 0, ...countBy(selection.tasks, (task) => task.split) } as Record<TaskSplit, number>;
-  const base = {
+  const base: Pick<NightReport, 'format' | 'dryRun' | 'documentPath' | 'gateDecisions'> = {
     format: NIGHT_REPORT_FORMAT,
     dryRun: options.dryRun,
     documentPath: options.documentPath,
     gateDecisions: [],
-  } as const;
+  };
   const taskCounts = {
     total: options.tasks.length,
     replayed: selection.refusal === undefined ? selection.tasks.length : 0,
@@ -77,7 +77,6 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
       tasks: taskCounts,
       outcome: 'refused',
       refusal: selection.refusal,
-      gateDecisions: [],
       rules: { before: rulesBefore, after: rulesBefore, added: [], removed: [] },
       wouldStage: null,
     };

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { dryRunNight, PERSONAS, personaFixture } from '@skillopt/sleep';
+import { dryRunNight, nightInputFiles, PERSONAS } from '@skillopt/sleep';
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
 import { runConfigRequestOf } from '../../run-setup/command-config.js';
 import { EXIT_CODES } from '../../base-command.js';
@@ -32,11 +32,7 @@ export default class SleepDryRun extends StreamingCommand {
   async run(): Promise<object> {
     const { flags } = await this.parse(SleepDryRun);
     const workingDirectory = process.cwd();
-    const persona = flags.persona === undefined ? undefined : personaFixture(flags.persona);
-    const tasksFile = persona?.tasksFile ?? flags.tasks;
-    const skillFile = persona?.skillFile ?? flags.skill;
-    if (tasksFile === undefined || skillFile === undefined)
-      this.error('give --tasks <task file> and --skill <skill document>, or --persona researcher', { exit: EXIT_CODES.usageOrConfig });
+    const { tasksFile, skillFile } = nightInputFiles(flags);
     // A project's training config is not a night's: only --config and --set apply.
     const request = await runConfigRequestOf({
       ...(flags.config ? { configFile: flags.config } : {}),
