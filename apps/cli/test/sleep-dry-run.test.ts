@@ -18,7 +18,7 @@ describe('skillopt sleep dry-run', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('# SkillOpt Sleep night (dry run): the gate accepted new rules');
     expect(stdout).toContain('| validation (mixed gate score) | 30.6% (hard 0.0%, soft 61.1%) | 100.0% (hard 100.0%, soft 100.0%) |');
-    expect(stdout).toMatch(/Report written to sleep-state\/dry-runs\/\d{8}-\d{6}\/report\.md/);
+    expect(stdout).toMatch(/Report written to sleep-state\/dry-runs\/\d{8}-\d{6}-\w+\/report\.md/);
   });
 
   test('--json ends with one result line; a project config for training is not a night config', async () => {

@@ -1,7 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { createPackageResolver } from '@skillopt/core';
 import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
+import { dryRunNight } from '../src/night/dry-run-night.js';
+import { personaFixture } from '../src/persona-fixtures.js';
 
 const packageDirectory = path.resolve(__dirname, '..');
 
@@ -89,5 +92,24 @@ describe('skillopt-sleep harvest, the same harvest as skillopt sleep harvest', (
 
   test('a misspelt source names the nearest one', async () => {
     await expect(run('harvest', '--source', 'claude-cod')).rejects.toThrow(/claude-code/);
+  });
+});
+
+describe('dryRunNight', () => {
+  test('two dry runs in the same second get a folder each', async () => {
+    const previous = process.env.SKILLOPT_SLEEP_HOME;
+    process.env.SKILLOPT_SLEEP_HOME = path.join(workDirectory, 'state');
+    try {
+      const now = new Date('2026-12-03T10:00:00Z');
+      const resolver = createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] });
+      const options = { ...personaFixture('programmer'), workingDirectory: workDirectory, resolver, now };
+      const [first, second] = [await dryRunNight(options), await dryRunNight(options)];
+      expect(first.outputDirectory).not.toBe(second.outputDirectory);
+      expect(path.basename(first.outputDirectory)).toMatch(/^20261203-100000-/);
+      expect([first.report.outcome, second.report.outcome]).toEqual(['accepted', 'accepted']);
+    } finally {
+      if (previous === undefined) delete process.env.SKILLOPT_SLEEP_HOME;
+      else process.env.SKILLOPT_SLEEP_HOME = previous;
+    }
   });
 });

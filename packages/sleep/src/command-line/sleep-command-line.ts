@@ -34,7 +34,7 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
   --persona  a shipped example instead: ${PERSONAS.join(' or ')} (its tasks and a starting skill document)
   --config   a SkillOpt config file (backends, gate settings) over the night's defaults
   --set      one config value, e.g. model.target_backend=openai or evaluation.gate_strategy=paired
-  --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>)
+  --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
 Examples:

@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunEvent } from '@skillopt/contract';
 import { type ConfigLayerInput, type PackageResolver, writeFileAtomic, writeJsonAtomic } from '@skillopt/core';
@@ -13,7 +13,7 @@ export interface DryRunNightOptions {
   tasksFile: string;
   /** The skill document whose learned block the night trains; it is read, never written. */
   skillFile: string;
-  /** Where the night's files go; default `<state directory>/dry-runs/<timestamp>`. */
+  /** Where the night's files go; default a new `<state directory>/dry-runs/<timestamp>-<suffix>`. */
   outputDirectory?: string;
   layers?: readonly ConfigLayerInput[];
   overrides?: readonly string[];
@@ -38,6 +38,13 @@ function timestamp(moment: Date): string {
   return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
 
+/** A new folder under `<state directory>/dry-runs`, named after the moment; two dry runs in the same second get two folders. */
+async function freshDryRunDirectory(moment: Date): Promise<string> {
+  const parent = path.join(defaultStateDirectory(), 'dry-runs');
+  await mkdir(parent, { recursive: true });
+  return mkdtemp(path.join(parent, `${timestamp(moment)}-`));
+}
+
 /**
  * `sleep dry-run`: the whole night on a task file, staging nothing. The report is written beside
  * the night's run (report.json, report.md) and returned; the skill document is only read.
@@ -45,10 +52,10 @@ function timestamp(moment: Date): string {
 export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNight> {
   const tasksFile = path.resolve(options.workingDirectory, options.tasksFile);
   const skillFile = path.resolve(options.workingDirectory, options.skillFile);
-  const outputDirectory = path.resolve(
-    options.workingDirectory,
-    options.outputDirectory ?? path.join(defaultStateDirectory(), 'dry-runs', timestamp(options.now ?? new Date())),
-  );
+  const outputDirectory =
+    options.outputDirectory === undefined
+      ? await freshDryRunDirectory(options.now ?? new Date())
+      : path.resolve(options.workingDirectory, options.outputDirectory);
   const { file, warnings } = await readTaskFile(tasksFile);
   await mkdir(outputDirectory, { recursive: true });
   const report = await runNight({

@@ -10,7 +10,7 @@ export default class SleepDryRun extends StreamingCommand {
   static override summary = 'Run one whole Sleep night on a task file and print its report; nothing is staged.';
   static override description = [
     "The night of SkillOpt-Sleep on tasks already mined (a task file, as `sleep` mines it or as you reviewed it): each task is replayed with the skill document's learned rules and judged, the optimizer proposes edits on those rules from the failures, and the gate accepts them only if the held-out validation tasks score strictly better (evaluation.gate_strategy strict or paired, evaluation.no_regression, evaluation.must_pass). Test tasks are scored and reported, never used to decide.",
-    "The skill document is only read: the report shows what would be staged. It and the night's run (every replay, the ledger, the events) are written under --out, by default ~/.skillopt-sleep/dry-runs/<timestamp>. The simulated model is the default backend; name another with --set model.target_backend=… (and the optimizer's) or a --config file. A night whose tasks cannot be judged, or whose held-out tasks are also training tasks, is refused with its reason and exits 1.",
+    "The skill document is only read: the report shows what would be staged. It and the night's run (every replay, the ledger, the events) are written under --out, by default a new ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>. The simulated model is the default backend; name another with --set model.target_backend=… (and the optimizer's) or a --config file. A night whose tasks cannot be judged, or whose held-out tasks are also training tasks, is refused with its reason and exits 1.",
   ].join('\n\n');
   static override examples = [
     { description: 'The shipped researcher persona on the simulated model', command: '<%= config.bin %> sleep dry-run --persona researcher' },
@@ -25,7 +25,7 @@ export default class SleepDryRun extends StreamingCommand {
     persona: Flags.string({ description: `a shipped example instead of --tasks and --skill: ${PERSONAS.join(' or ')}` }),
     config: Flags.string({ char: 'c', description: 'a SkillOpt config file (backends, gate settings) over the night defaults' }),
     set: Flags.string({ description: 'one config value, key=value (repeatable), e.g. evaluation.no_regression=true', multiple: true }),
-    out: Flags.string({ description: "where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>)" }),
+    out: Flags.string({ description: "where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)" }),
     json: Flags.boolean({ description: 'print the report as one result line (docs/cli-json.md) instead of Markdown' }),
   };
 
