@@ -1,4 +1,4 @@
-import type { AgentRunner, AgentRunRequest, CallWarning, RolloutContext, Usage, WorkspaceFile } from '@skillopt/contract';
+import type { AgentRunner, AgentRunRequest, CallPurpose, CallWarning, RolloutContext, Usage, WorkspaceFile } from '@skillopt/contract';
 import { abortable } from '@skillopt/runtime-kit';
 import { agentTaskFiles } from './agent-task-file.js';
 import { buildAgentTaskPrompt } from './agent-task-prompt.js';
@@ -25,6 +25,8 @@ export interface AgentTask {
   prompt?: string | undefined;
   /** What the agent may do beyond reading its workspace (default: nothing), as the run request says it. */
   permissions?: Pick<AgentRunRequest, 'workspaceAccess' | 'allowedCommands' | 'isolation'> | undefined;
+  /** Why the run is made, for the ledger: default `rollout` (Sleep's replays say `replay`). */
+  purpose?: CallPurpose | undefined;
 }
 
 /** What an agent rollout hands back to the env for scoring. */
@@ -73,7 +75,7 @@ export async function runAgentTask(
       workspace,
       files,
       timeoutMs: timeoutMs > 0 ? Math.min(timeoutMs, LONGEST_AGENT_TIME_LIMIT_MS) : LONGEST_AGENT_TIME_LIMIT_MS,
-      purpose: 'rollout',
+      purpose: task.purpose ?? 'rollout',
       signal,
       ...task.permissions,
     }),

@@ -79,6 +79,12 @@ describe('runAgentTask', () => {
     expect(runner.calls.map((call) => call.timeoutMs)).toEqual([LONGEST_AGENT_TIME_LIMIT_MS, LONGEST_AGENT_TIME_LIMIT_MS]);
   });
 
+  it("runs with the task's own purpose when it names one (Sleep's replays say `replay`)", async () => {
+    const runner = createScriptedAgentRunner({ reply: () => 'x' });
+    await runAgentTask(runner, { text: 'task', purpose: 'replay' }, context(), 1000);
+    expect(runner.calls[0]?.purpose).toBe('replay');
+  });
+
   it("passes the runner's failure on unchanged: an infrastructure error, never an answer", async () => {
     const crash = new ProviderError({ provider: 'test-double', code: 'process-crashed', message: 'the harness crashed', retryable: true });
     const runner = createScriptedAgentRunner({
