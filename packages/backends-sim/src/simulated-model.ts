@@ -25,7 +25,7 @@ import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './fai
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
 import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
-import { decideSleepBehaviour, isSleepRuleTask } from './sleep-target.js';
+import { decideSleepBehaviour, isSleepRuleTask, type SleepDecision } from './sleep-target.js';
 import { answerSleepJudge, answerSleepMiner, sleepStageOf } from './sleep-stages.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
@@ -100,6 +100,17 @@ function readableText(message: Message): string {
     .join('\n');
 }
 
+/** What a Sleep replay's reply records about itself, in chat and through a harness alike. */
+function sleepReplyMetadata(decision: SleepDecision): Record<string, unknown> {
+  return {
+    knownQuestion: true,
+    sleepRules: decision.rules,
+    simulatedFailureClasses: decision.habits,
+    ...(decision.harmfulTask ? { harmfulTask: true } : {}),
+    noisy: decision.noisy,
+  };
+}
+
 function argumentsFor(tool: ToolDefinition, question: string): Record<string, unknown> {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
   const names = Object.keys(properties);
@@ -147,6 +158,11 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     }
     const key = readKey();
     const entry = key.lookup(step.taskText);
+    if (entry !== undefined && isSleepRuleTask(entry)) {
+      // A Sleep replay through a harness: the skill is the instruction file it installed, and the habits of the missing rules show.
+      const decision = decideSleepBehaviour({ seed, noise }, entry, step.skill, readSkillRules(step.skill));
+      return { text: decision.reply, metadata: { agentStep: 'answer', ...sleepReplyMetadata(decision) } };
+    }
     const question =
       entry?.question ??
       step.taskText
@@ -213,16 +229,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     if (entry !== undefined && isSleepRuleTask(entry)) {
       // A Sleep replay of a task tagged with the formats the developer wanted: the habits of the missing rules show.
       const decision = decideSleepBehaviour({ seed, noise }, entry, skill, readSkillRules(skill));
-      return {
-        text: decision.reply,
-        metadata: {
-          knownQuestion: true,
-          sleepRules: decision.rules,
-          simulatedFailureClasses: decision.habits,
-          ...(decision.harmfulTask ? { harmfulTask: true } : {}),
-          noisy: decision.noisy,
-        },
-      };
+      return { text: decision.reply, metadata: sleepReplyMetadata(decision) };
     }
     const question =
       entry?.question ??

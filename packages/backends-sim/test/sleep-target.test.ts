@@ -1,4 +1,6 @@
+import type { Message } from '@skillopt/contract';
 import { createAnswerKey, createBackend, createSimulatedModel, readSkillRules, sleepRulesOf } from '../src/index';
+import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
 import { pastTense, pastTenseSubject } from '../src/past-tense';
 import {
   ARXIV_RULE,
@@ -144,6 +146,39 @@ describe('the simulated target on Sleep tasks', () => {
     backend.simulator.receiveTaskItems(items);
     const model = backend.createChatModel({ role: 'target' });
     expect(await replay(model, SCAFFOLD, question(1))).toBe('Answer: 1706.03762');
+  });
+});
+
+/**
+ * A Sleep replay as Claude Code makes it: the skill is the CLAUDE.md it installed (inlined in a
+ * reminder), the request is in task.md, read with the Read tool before the answer.
+ */
+async function replayThroughHarness(skill: string, request: string): Promise<{ text: string; reads: string[] }> {
+  const messages: Message[] = [
+    { role: 'system', content: 'You are Claude Code.\nPrimary working directory: /w' },
+    {
+      role: 'user',
+      content: `<system-reminder>\nContents of /w/CLAUDE.md (project instructions, checked into the codebase):\n\n${skill}\n</system-reminder>\nRead \`task.md\` in your working directory: it holds the request.`,
+    },
+  ];
+  const reads: string[] = [];
+  for (let round = 0; round < 4; round += 1) {
+    const result = await target().generate({ messages, tools: [...CLAUDE_CODE_TOOLS], purpose: 'replay' });
+    if (result.toolCalls === undefined) return { text: result.text, reads };
+    messages.push({ role: 'assistant', content: result.toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })) });
+    for (const call of result.toolCalls) {
+      reads.push(String((call.input as { file_path?: unknown }).file_path));
+      messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: `     1\t${request}` }] });
+    }
+  }
+  throw new Error('the replay did not finish in 4 rounds');
+}
+
+describe('the simulated target on Sleep tasks replayed through an agent harness', () => {
+  it('reads task.md, then shows the habits of the rules its instruction file lacks, and none of those it has', async () => {
+    const without = await replayThroughHarness(SCAFFOLD, question(1));
+    expect(without).toEqual({ text: 'Answer: 1706.03762', reads: ['/w/task.md'] });
+    expect((await replayThroughHarness(skillWith(WRAP_RULE, ARXIV_RULE), question(1))).text).toBe('Here is the result. <answer>arXiv:1706.03762</answer>');
   });
 });
 
