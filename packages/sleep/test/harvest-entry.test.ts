@@ -41,9 +41,17 @@ describe('the harvest-only entry', () => {
     const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
     expect(manifest.exports['./harvest'].import.default).toBe('./dist/harvest-only.js');
     expect(manifest.exports['./harvest'].require.default).toBe('./dist/harvest-only.cjs');
-    // The main entry is the whole of Sleep (mine, judge, the night through core and the optimizer).
+    // The main entry is the whole of Sleep (mine, judge, the night through core and the optimizer, agent replays through env-kit).
     expect(loadedModules('index.ts').packages).toEqual(
-      new Set(['@skillopt/contract', '@skillopt/contract/errors', '@skillopt/contract/secret-redaction', '@skillopt/core', '@skillopt/optimizer', 'zod']),
+      new Set([
+        '@skillopt/contract',
+        '@skillopt/contract/errors',
+        '@skillopt/contract/secret-redaction',
+        '@skillopt/core',
+        '@skillopt/env-kit',
+        '@skillopt/optimizer',
+        'zod',
+      ]),
     );
   });
 

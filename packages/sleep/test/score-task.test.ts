@@ -29,6 +29,12 @@ describe('scoreTask', () => {
     expect(await scoreTask(task, 'TOOL_CALL: search', { toolsCalled: [] })).toMatchObject({ status: 'scored', method: 'rule', hard: 0 });
     expect(await scoreTask(task, '', { toolsCalled: ['search'] })).toMatchObject({ status: 'scored', hard: 1, soft: 1 });
   });
+  it('leaves a tool check unjudged when the target does not report its tools, and judges the other checks', async () => {
+    const task: TaskRecord = { ...base, referenceKind: 'rule', judge: { kind: 'rule', checks: [{ op: 'tool_called', arg: 'search' }] } };
+    expect(await scoreTask(task, 'I searched.', { toolsCalled: undefined })).toMatchObject({ status: 'unjudged', reason: expect.stringContaining('tool') });
+    const textOnly: TaskRecord = { ...base, referenceKind: 'rule', judge: { kind: 'rule', checks: [{ op: 'contains', arg: 'arXiv:' }] } };
+    expect(await scoreTask(textOnly, 'arXiv:1706.03762', { toolsCalled: undefined })).toMatchObject({ status: 'scored', hard: 1 });
+  });
   it('leaves a rule task without checks unjudged', async () => {
     expect(await scoreTask({ ...base, referenceKind: 'rule' }, 'x', { toolsCalled: [] })).toMatchObject({ status: 'unjudged' });
   });

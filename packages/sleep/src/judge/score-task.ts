@@ -31,8 +31,12 @@ export type TaskScore =
     };
 
 export interface ScoreTaskOptions {
-  /** The tools the replay really called: `tool_called` checks read only these. */
-  toolsCalled: readonly string[];
+  /**
+   * The tools the replay really called: `tool_called` checks read only these. Undefined when the
+   * target does not say which it called (an agent harness): a task with a tool check is then
+   * unjudged, never failed for tools it may well have called.
+   */
+  toolsCalled: readonly string[] | undefined;
   /** Grades rubric tasks; without it a rubric is scored by its keywords. */
   llmJudge?: LlmJudge;
   signal?: AbortSignal;
@@ -43,6 +47,8 @@ export async function scoreTask(task: TaskRecord, response: string, options: Sco
   switch (task.referenceKind) {
     case 'rule': {
       if (task.judge === undefined || task.judge.checks.length === 0) return { status: 'unjudged', reason: 'the rule task has no checks' };
+      if (options.toolsCalled === undefined && task.judge.checks.some((check) => check.op === 'tool_called'))
+        return { status: 'unjudged', reason: 'the task checks a tool call, and this target does not report the tools it called' };
       const judgement = scoreRuleJudge(task.judge, response, options.toolsCalled);
       return { status: 'scored', method: 'rule', ...judgement };
     }

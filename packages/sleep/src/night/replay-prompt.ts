@@ -17,10 +17,14 @@ export function replayMessages(task: TaskRecord, document: string): Message[] {
       : 'You are the coding agent a developer works with. Answer the request below as you would in their session. ' +
         'The skill document holds their standing instructions: follow every one that applies.';
   const system = `${framing}\n\n<skill>\n${document.trim()}\n</skill>`;
-  const context = task.contextExcerpt.trim();
-  const request = context === '' ? task.intent : `${task.intent}\n\n${context.slice(0, CONTEXT_CHARACTERS)}`;
   return [
     { role: 'system', content: system },
-    { role: 'user', content: request },
+    { role: 'user', content: replayRequestText(task) },
   ];
+}
+
+/** The request as a replay shows it, to a chat model and to an agent alike: the intent, then some of its context. */
+export function replayRequestText(task: TaskRecord): string {
+  const context = task.contextExcerpt.trim();
+  return context === '' ? task.intent : `${task.intent}\n\n${context.slice(0, CONTEXT_CHARACTERS)}`;
 }
