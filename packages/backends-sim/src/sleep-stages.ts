@@ -1,4 +1,4 @@
-import { messageText, type GenerateRequest, type Message } from '@skillopt/contract';
+import { messageText, type GenerateRequest, type Message, type SleepStage } from '@skillopt/contract';
 
 /**
  * Sleep's model stages other than the replay, as the simulated model answers them. It tells them
@@ -47,7 +47,7 @@ function contentWords(text: string): string[] {
 }
 
 /** Which of Sleep's stages a request is: its purpose says so and its prompt has that stage's shape. */
-export function sleepStageOf(request: Pick<GenerateRequest, 'purpose' | 'messages'>): 'judge' | 'mine' | undefined {
+export function sleepStageOf(request: Pick<GenerateRequest, 'purpose' | 'messages'>): Exclude<SleepStage, 'replay'> | undefined {
   const text = userText(request.messages);
   if (request.purpose === 'judge' && text.includes('<rubric>') && text.includes('<answer>')) return 'judge';
   if (request.purpose === 'mine' && text.includes('# Developer prompts\n')) return 'mine';

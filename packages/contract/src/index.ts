@@ -33,6 +33,7 @@ export {
   type OptimizerPrompt,
   type OptimizerStage,
 } from './optimizer-stage.js';
+export { SLEEP_PROMPT_STAGES, SLEEP_STAGES, type SleepPrompt, type SleepStage } from './sleep-stage.js';
 export { type CallPurpose, KNOWN_CALL_PURPOSES, type KnownCallPurpose, MODEL_ROLES, type ModelRole } from './call-purpose.js';
 export { CALL_WARNING_TYPES, type CallWarning, callWarningSchema, type CallWarningType } from './call-warning.js';
 export type { RequestReading } from './request-reading.js';

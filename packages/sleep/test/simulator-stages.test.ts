@@ -1,8 +1,17 @@
 import { createBackend } from '@skillopt/backends-sim';
-import type { ChatModel, GenerateRequest } from '@skillopt/contract';
+import {
+  type AgentRunner,
+  type ChatModel,
+  type GenerateRequest,
+  type Message,
+  SLEEP_PROMPT_STAGES,
+  type SleepPrompt,
+  type ToolDefinition,
+} from '@skillopt/contract';
 import type { HarvestedSession } from '../src/harvest/session-record.js';
 import { createLlmJudge } from '../src/judge/llm-judge.js';
 import { createLlmMiner } from '../src/mine/llm-miner.js';
+import { replayOnAgent } from '../src/night/agent-replay.js';
 import { replayMessages } from '../src/night/replay-prompt.js';
 import type { TaskRecord } from '../src/tasks/task-record.js';
 
@@ -70,11 +79,80 @@ describe('the simulated model knows every Sleep prompt by its stage', () => {
     expect(good).toMatchObject({ ok: true, hard: 1 });
     expect(poor).toMatchObject({ ok: true, hard: 0 });
   });
+});
 
-  test('as the replay target it answers the replay prompt', async () => {
+const READ_TOOL: ToolDefinition = {
+  name: 'Read',
+  description: 'Reads a file of the working directory.',
+  inputSchema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] },
+};
+
+/**
+ * A harness in miniature around a chat model, as Claude Code is one: the skill inlined as its
+ * CLAUDE.md, the request's files read with a Read tool, the final text the answer.
+ */
+function harnessAround(model: ChatModel): AgentRunner {
+  return {
+    specificationVersion: 'v1',
+    provider: 'miniature-harness',
+    modelId: model.modelId,
+    async run(request) {
+      const files = new Map((request.files ?? []).map((file) => [`/w/${file.path}`, String(file.content)]));
+      const messages: Message[] = [
+        { role: 'system', content: 'You are a coding agent.\nPrimary working directory: /w' },
+        { role: 'user', content: `Contents of /w/CLAUDE.md (project instructions):\n\n${request.skill}\n\n${request.prompt}` },
+      ];
+      for (let round = 0; round < 4; round += 1) {
+        const result = await model.generate({ messages, tools: [READ_TOOL], purpose: request.purpose });
+        if (result.toolCalls === undefined)
+          return { finalText: result.text, transcript: [], usage: result.usage, exitStatus: { code: 0, signal: null, timedOut: false } };
+        messages.push({ role: 'assistant', content: result.toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })) });
+        for (const call of result.toolCalls) {
+          const output = files.get(String((call.input as { file_path?: unknown }).file_path)) ?? 'no such file';
+          messages.push({ role: 'tool', content: [{ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output }] });
+        }
+      }
+      throw new Error('the miniature harness did not finish in 4 rounds');
+    },
+  };
+}
+
+const arxivTask = { intent: 'What is the arXiv id of BERT?', contextExcerpt: '', system: '' } as TaskRecord;
+
+/** Each of Sleep's prompts rendered by Sleep's own code and sent to the simulator: the stages it recognised. */
+const RENDERED: Record<SleepPrompt, () => Promise<unknown[]>> = {
+  'mine-sessions': async () => {
+    const { model, stages } = recordingSimulator('optimizer');
+    await createLlmMiner({ model, maxSessions: 5, maxTasks: 5 })([session]);
+    return stages;
+  },
+  'replay-chat': async () => {
     const { model, stages } = recordingSimulator('target');
-    const task = { intent: 'What is the arXiv id of BERT?', contextExcerpt: '', system: '' } as TaskRecord;
-    await model.generate({ messages: replayMessages(task, '# Skill\n'), purpose: 'replay' });
-    expect(stages).toEqual(['replay']);
+    await model.generate({ messages: replayMessages(arxivTask, '# Skill\n'), purpose: 'replay' });
+    return stages;
+  },
+  'replay-agent': async () => {
+    const { model, stages } = recordingSimulator('target');
+    let workspace = 0;
+    const context = { signal: new AbortController().signal, workDirectory: async () => `/tmp/miniature-${(workspace += 1)}` };
+    await replayOnAgent(harnessAround(model), arxivTask, '# Skill\n', {
+      ...context,
+      skill: '',
+      target: { kind: 'agent', runner: harnessAround(model) },
+      sampleIndex: 0,
+    });
+    // The harness reads task.md first; the reply after it is the replay.
+    return stages.slice(-1);
+  },
+  'judge-rubric': async () => {
+    const { model, stages } = recordingSimulator('target');
+    await createLlmJudge({ model }).judge({ task: { intent: 'x', reference: 'mentions the parser fix' }, response: 'the parser fix' });
+    return stages;
+  },
+};
+
+describe("the simulator recognises every prompt of Sleep's stage table", () => {
+  test.each(Object.entries(SLEEP_PROMPT_STAGES))('%s as %s', async (prompt, stage) => {
+    expect(await RENDERED[prompt as SleepPrompt]()).toEqual([stage]);
   });
 });
