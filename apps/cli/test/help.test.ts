@@ -29,6 +29,7 @@ describe('--help', () => {
       'sim:serve',
       'sleep:dry-run',
       'sleep:harvest',
+      'sleep:mine',
       'train',
     ]);
   });

@@ -95,6 +95,80 @@ describe('skillopt-sleep harvest, the same harvest as skillopt sleep harvest', (
   });
 });
 
+/** Claude Code sessions of one project, one per request, under `<workDirectory>/claude`. */
+async function claudeSessions(project: string, requests: readonly string[]): Promise<void> {
+  const folder = path.join(workDirectory, 'claude', 'projects', project.replace(/\//g, '-'));
+  await mkdir(folder, { recursive: true });
+  for (const [index, request] of requests.entries()) {
+    const common = { cwd: project, sessionId: `c0ffee00-0000-4000-8000-00000000001${index}`, timestamp: `2026-11-0${index + 1}T10:00:00.000Z` };
+    const lines = [
+      { type: 'user', uuid: 'u', parentUuid: null, message: { role: 'user', content: request }, ...common },
+      { type: 'assistant', uuid: 'a', parentUuid: 'u', message: { role: 'assistant', content: [{ type: 'text', text: 'Here it is.' }] }, ...common },
+    ];
+    await writeFile(path.join(folder, `${common.sessionId}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+  }
+}
+
+describe('skillopt-sleep mine: sessions into a task file to review and pass back', () => {
+  const requests = ['What is the arXiv id of the GAN paper?', 'What is the arXiv id of the BERT paper?', 'What is the arXiv id of the Adam paper?'];
+  const flags = ['--source', 'claude-code', '--lookback', '0', '--claude-home', 'claude', '--state-dir', 'state'];
+
+  test('writes the tasks of one project, unreviewed and without references, and says how to review them', async () => {
+    await claudeSessions('/work/papers', requests);
+    await claudeSessions('/work/other', ['What is the arXiv id of the ResNet paper?']);
+    expect(await run('mine', '--project', '/work/papers', ...flags, '--out', 'tasks.json')).toBe(0);
+    const output = written.join('');
+    expect(output).toContain('Mined 3 tasks from 3 sessions of /work/papers, all history (--lookback 0).');
+    expect(output).toContain('3 tasks have nothing to judge a replay by yet');
+    expect(output).toContain(`skillopt-sleep dry-run --tasks ${path.join(workDirectory, 'tasks.json')} --skill <your SKILL.md>`);
+    const file = JSON.parse(await readFile(path.join(workDirectory, 'tasks.json'), 'utf8'));
+    expect(file).toMatchObject({ format: 'skillopt.sleep.tasks.v1', project: '/work/papers', source: 'claude-code', sessionCount: 3, reviewed: false });
+    expect(file.tasks.map((task: { intent: string }) => task.intent).sort()).toEqual([...requests].sort());
+    expect(new Set(file.tasks.map((task: { referenceKind: string }) => task.referenceKind))).toEqual(new Set(['none']));
+  });
+
+  test("by default the file goes under the project's folder of the state directory, outside the project; --json prints one result", async () => {
+    await claudeSessions('/work/papers', requests);
+    expect(await run('mine', '--project', '/work/papers', ...flags, '--json')).toBe(0);
+    expect(written).toHaveLength(1);
+    const result = JSON.parse(written[0] as string);
+    expect(result).toMatchObject({ type: 'result', tasks: 3, sessions: 3, miner: 'heuristic', needReference: 3, project: '/work/papers' });
+    expect(path.relative(path.join(workDirectory, 'state', 'projects'), result.tasksFile).startsWith('papers-')).toBe(true);
+    expect(result.tasksFile).toMatch(/mined\/\d{8}-\d{6}-[0-9a-f]{6}\.tasks\.json$/);
+  });
+
+  test('a reviewed file goes back to dry-run: the tasks given references are replayed and judged', async () => {
+    await claudeSessions('/work/papers', requests);
+    expect(await run('mine', '--project', '/work/papers', ...flags, '--out', 'tasks.json', '--val-fraction', '0.5')).toBe(0);
+    const file = JSON.parse(await readFile(path.join(workDirectory, 'tasks.json'), 'utf8'));
+    const answers: Record<string, string> = { GAN: 'arXiv:1406.2661', BERT: 'arXiv:1810.04805', Adam: 'arXiv:1412.6980' };
+    for (const task of file.tasks) {
+      const paper = Object.keys(answers).find((name) => task.intent.includes(name)) as string;
+      Object.assign(task, { referenceKind: 'exact', reference: answers[paper] });
+    }
+    file.reviewed = true;
+    await writeFile(path.join(workDirectory, 'tasks.json'), JSON.stringify(file));
+    await writeFile(path.join(workDirectory, 'SKILL.md'), '# Papers\n\nAnswer briefly.\n');
+    written = [];
+    await run('dry-run', '--tasks', 'tasks.json', '--skill', 'SKILL.md', '--out', 'night', '--json');
+    const report = JSON.parse(written[0] as string);
+    expect(report.refusal).toBeUndefined();
+    expect(report.tasks).toMatchObject({ total: 3, replayed: 3, unjudgeable: [] });
+    expect(report.tasks.bySplit.train + report.tasks.bySplit.val).toBe(3);
+  });
+
+  test('with nothing to mine no file is written, and it says so', async () => {
+    expect(await run('mine', '--project', '/work/empty', ...flags, '--out', 'tasks.json')).toBe(0);
+    expect(written.join('')).toContain('No task file was written: there was nothing to mine (`skillopt-sleep harvest` shows what each source holds).');
+    await expect(readFile(path.join(workDirectory, 'tasks.json'), 'utf8')).rejects.toThrow('ENOENT');
+  });
+
+  test('bad numbers are refused with the flag named', async () => {
+    await expect(run('mine', '--max-tasks', '0')).rejects.toThrow('--max-tasks must be a whole number of at least 1, got 0');
+    await expect(run('mine', '--val-fraction', '1.5')).rejects.toThrow('--val-fraction must be a number from 0 up to (not including) 1, got 1.5');
+  });
+});
+
 describe('dryRunNight', () => {
   test('two dry runs in the same second get a folder each', async () => {
     const previous = process.env.SKILLOPT_SLEEP_HOME;

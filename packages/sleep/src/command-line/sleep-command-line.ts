@@ -5,15 +5,18 @@ import { dryRunNight } from '../night/dry-run-night.js';
 import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
+import { DEFAULT_MINED_TASKS, mineSessionsToTaskFile, splitFractionFlags } from './mine-run.js';
+import { mineSummary } from './mine-summary.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
-const SUBCOMMANDS = ['harvest', 'dry-run'] as const;
+const SUBCOMMANDS = ['harvest', 'mine', 'dry-run'] as const;
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
 Commands:
   harvest   read your own coding-agent sessions and say, per source, what a night would learn from
+  mine      turn one project's sessions into a task file for you to review, then pass to dry-run
   dry-run   run one whole night on a task file and print its report; stages nothing
 
 skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-projects] [--since <time> | --lookback <span>] [--max-sessions <n>] [--state-dir <folder>] [--json]
@@ -27,6 +30,16 @@ skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-proj
   --claude-home, --codex-home, --copilot-home, --copilot-session-store, --vscode-workspace-storage,
   --cursor-home, --pi-home, --opencode-db, --devin-transcripts: where a source lives, if not its default
 
+skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> | --lookback <span>] [--max-sessions <n>] [--max-tasks <n>] [--val-fraction <f>] [--test-fraction <f>] [--out <task file>] [--state-dir <folder>] [--json]
+
+  --project        the project whose sessions to mine (default: the current folder)
+  --max-tasks      the most tasks the file holds (default ${DEFAULT_MINED_TASKS})
+  --val-fraction   the share of tasks held out to validate the night's edits (default 0.34)
+  --test-fraction  the share held out as a test the night only reports (default 0)
+  --out            the task file to write (default: under the project's folder in ~/.skillopt-sleep, outside the project)
+  The harvest's --source, --since, --lookback, --max-sessions, --state-dir and source-location flags as above.
+  Mined tasks carry no reference yet: add the answer, a rubric or rule checks to those you want judged.
+
 skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona <name>) [--config <file>] [--set key=value]... [--out <directory>] [--json]
 
   --tasks    the night's tasks (skillopt.sleep.tasks.v1, or the original's task files)
@@ -39,6 +52,7 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
 
 Examples:
   skillopt-sleep harvest --lookback 7d
+  skillopt-sleep mine --lookback 7d --out tasks.json
   skillopt-sleep dry-run --persona researcher
   skillopt-sleep dry-run --tasks tasks.json --skill .claude/skills/my-skill/SKILL.md --set evaluation.gate_strategy=paired
 `;
@@ -67,6 +81,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     throw usageError(`unknown command "${command}"${nearest === undefined ? '' : `; did you mean "${nearest.word}"?`}`);
   }
   if (command === 'harvest') return runHarvest(rest, io);
+  if (command === 'mine') return runMine(rest, io);
   const values = parseOptions<{
     tasks?: string;
     skill?: string;
@@ -125,50 +140,95 @@ function parseOptions<Values>(args: readonly string[], options: NonNullable<Pars
   }
 }
 
+type HarvestValues = LocationOptions & {
+  source?: string[];
+  since?: string;
+  lookback?: string;
+  'max-sessions'?: string;
+  'state-dir'?: string;
+  json?: boolean;
+  help?: boolean;
+};
+
+/** The flags `harvest` and `mine` share: which sources, which window, where the sources and the state live. */
+const HARVEST_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  source: { type: 'string', multiple: true, short: 's' },
+  since: { type: 'string' },
+  lookback: { type: 'string' },
+  'max-sessions': { type: 'string' },
+  'state-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  'vscode-workspace-storage': { type: 'string', multiple: true },
+  ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
+};
+
+function wholeNumberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!(Number.isInteger(number) && number >= 1)) throw usageError(`--${name} must be a whole number of at least 1, got ${value}`);
+  return number;
+}
+
+/** The harvest part of a request, from the shared flags. */
+function harvestRequestOf(values: HarvestValues, io: CommandLineIo) {
+  return {
+    ...(values.source === undefined ? {} : { sources: values.source }),
+    since: values.since,
+    lookback: values.lookback,
+    maxSessions: wholeNumberOption('max-sessions', values['max-sessions']),
+    stateDirectory: values['state-dir'],
+    locations: sourceLocationsOf(values, io.workingDirectory),
+    workingDirectory: io.workingDirectory,
+  };
+}
+
+/** `skillopt-sleep mine`: what `skillopt sleep mine` does, printed as plain lines. */
+async function runMine(args: readonly string[], io: CommandLineIo): Promise<number> {
+  const values = parseOptions<HarvestValues & { project?: string; 'max-tasks'?: string; 'val-fraction'?: string; 'test-fraction'?: string; out?: string }>(
+    args,
+    {
+      ...HARVEST_OPTIONS,
+      project: { type: 'string', short: 'p' },
+      'max-tasks': { type: 'string' },
+      'val-fraction': { type: 'string' },
+      'test-fraction': { type: 'string' },
+      out: { type: 'string' },
+    },
+  );
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const { result, warnings } = await mineSessionsToTaskFile({
+    ...harvestRequestOf(values, io),
+    project: values.project,
+    maxTasks: wholeNumberOption('max-tasks', values['max-tasks']),
+    ...splitFractionFlags(values),
+    output: values.out,
+  });
+  for (const warning of warnings) io.writeError(`Warning: ${warning}\n`);
+  if (values.json) io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
+  else io.write(mineSummary(result));
+  return 0;
+}
+
 /** `skillopt-sleep harvest`: what `skillopt sleep harvest` does, printed as plain lines. */
 async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<number> {
-  type HarvestValues = LocationOptions & {
-    source?: string[];
-    project?: string[];
-    'all-projects'?: boolean;
-    since?: string;
-    lookback?: string;
-    'max-sessions'?: string;
-    'state-dir'?: string;
-    json?: boolean;
-    help?: boolean;
-  };
-  const values = parseOptions<HarvestValues>(args, {
-    source: { type: 'string', multiple: true, short: 's' },
+  const values = parseOptions<HarvestValues & { project?: string[]; 'all-projects'?: boolean }>(args, {
+    ...HARVEST_OPTIONS,
     project: { type: 'string', multiple: true, short: 'p' },
     'all-projects': { type: 'boolean' },
-    since: { type: 'string' },
-    lookback: { type: 'string' },
-    'max-sessions': { type: 'string' },
-    'state-dir': { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-    'vscode-workspace-storage': { type: 'string', multiple: true },
-    ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
   });
   if (values.help) {
     io.write(USAGE);
     return 0;
   }
   if (values['all-projects'] && values.project !== undefined) throw usageError('give --project or --all-projects, not both');
-  const maxSessions = values['max-sessions'] === undefined ? undefined : Number(values['max-sessions']);
-  if (maxSessions !== undefined && !(Number.isInteger(maxSessions) && maxSessions >= 1))
-    throw usageError(`--max-sessions must be a whole number of at least 1, got ${values['max-sessions']}`);
   const run = await startHarvestRun({
-    ...(values.source === undefined ? {} : { sources: values.source }),
+    ...harvestRequestOf(values, io),
     ...(values.project === undefined ? {} : { projects: values.project }),
     allProjects: values['all-projects'],
-    since: values.since,
-    lookback: values.lookback,
-    maxSessions,
-    stateDirectory: values['state-dir'],
-    locations: sourceLocationsOf(values, io.workingDirectory),
-    workingDirectory: io.workingDirectory,
   });
   for await (const session of run.harvest.sessions) if (values.json) io.write(`${JSON.stringify({ type: 'session', ...session })}\n`);
   for (const warning of harvestWarnings(run.harvest.reports)) io.writeError(`Warning: ${warning}\n`);

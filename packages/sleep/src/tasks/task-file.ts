@@ -16,7 +16,7 @@ export interface TaskFile {
   source: string;
   sessionCount: number;
   targetSkillPath: string;
-  /** Set by a person who has read the tasks; real backends replay only reviewed files. */
+  /** Set by a person who has read the tasks and their references; `sleep mine` writes false. */
   reviewed: boolean;
   tasks: TaskRecord[];
 }

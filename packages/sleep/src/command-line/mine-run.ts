@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { defaultStateDirectory, projectStateDirectory } from '../checkpoints/state-directory.js';
+import type { HarvestedSession } from '../harvest/session-record.js';
+import { mineTasks } from '../mine/mine-tasks.js';
+import { selectNightTasks } from '../night/night-tasks.js';
+import { writeTaskFile } from '../tasks/task-file.js';
+import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
+import { type HarvestRunRequest, type HarvestRunResult, harvestWarnings, startHarvestRun } from './harvest-run.js';
+
+/** The most tasks one mined file holds, as the original's default. */
+export const DEFAULT_MINED_TASKS = 40;
+
+/** What `sleep mine` is asked, in either front end: a harvest of one project's sessions, and where the tasks go. */
+export interface MineRunRequest extends Omit<HarvestRunRequest, 'projects' | 'allProjects'> {
+  /** The project folder whose sessions are mined; default the working directory. One project: its tasks are its own. */
+  project?: string | undefined;
+  maxTasks?: number | undefined;
+  valFraction?: number | undefined;
+  testFraction?: number | undefined;
+  seed?: number | undefined;
+  /** The task file to write; default a new file under the project's folder of Sleep's state directory. */
+  output?: string | undefined;
+  /** The moment a default file is named after; default now. */
+  now?: Date;
+}
+
+export interface MineRunResult {
+  /** Null when nothing was mined: no empty file is written. */
+  tasksFile: string | null;
+  project: string;
+  sessions: number;
+  tasks: number;
+  miner: 'heuristic';
+  bySplit: Record<TaskSplit, number>;
+  byReferenceKind: Partial<Record<ReferenceKind, number>>;
+  /** Tasks a night cannot judge until a person gives them a reference, a rubric or checks. */
+  needReference: number;
+  harvest: HarvestRunResult;
+}
+
+/** The `--val-fraction` and `--test-fraction` flags of `sleep mine`, read the same way by both front ends. */
+export function splitFractionFlags(flags: { 'val-fraction'?: string | undefined; 'test-fraction'?: string | undefined }): {
+  valFraction?: number;
+  testFraction?: number;
+} {
+  const read = (name: 'val-fraction' | 'test-fraction'): number | undefined => {
+    const text = flags[name];
+    if (text === undefined) return undefined;
+    const value = Number(text);
+    if (text.trim() === '' || !(value >= 0 && value < 1))
+      throw new SkillOptError({
+        code: ERROR_CODES.configInvalid,
+        category: 'user',
+        message: `--${name} must be a number from 0 up to (not including) 1, got ${text}`,
+      });
+    return value;
+  };
+  const valFraction = read('val-fraction');
+  const testFraction = read('test-fraction');
+  return { ...(valFraction === undefined ? {} : { valFraction }), ...(testFraction === undefined ? {} : { testFraction }) };
+}
+
+function fileStamp(moment: Date): string {
+  return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+}
+
+/** Where the mined tasks go: --out, else a new file under the project's folder of the state directory. */
+function taskFilePath(request: MineRunRequest, project: string): string {
+  const { workingDirectory } = request;
+  if (request.output !== undefined) return path.resolve(workingDirectory, request.output);
+  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
+  const name = `${fileStamp(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.tasks.json`;
+  return path.join(projectStateDirectory(stateDirectory, project), 'mined', name);
+}
+
+/**
+ * `sleep mine`: one project's sessions harvested and mined into a task file for a person to review
+ * (`reviewed: false`). The heuristic miner writes no reference: the file is where the developer
+ * adds the answers, rubrics or checks that let a night judge a replay, then passes it back to
+ * `sleep dry-run --tasks`. By default the file is kept under Sleep's state directory, outside the
+ * project, because it holds the developer's prompts. With no task mined, no file is written.
+ * Nothing else is written; no checkpoint moves.
+ */
+export async function mineSessionsToTaskFile(request: MineRunRequest): Promise<{ result: MineRunResult; warnings: string[] }> {
+  const { workingDirectory } = request;
+  const project = path.resolve(workingDirectory, request.project ?? '.');
+  const run = await startHarvestRun({ ...request, projects: [project] });
+  const sessions: HarvestedSession[] = [];
+  for await (const session of run.harvest.sessions) sessions.push(session);
+  const maxTasks = request.maxTasks ?? DEFAULT_MINED_TASKS;
+  const mined = await mineTasks(sessions, {
+    maxTasks,
+    candidateLimit: maxTasks * 2,
+    ...(request.valFraction === undefined ? {} : { valFraction: request.valFraction }),
+    ...(request.testFraction === undefined ? {} : { testFraction: request.testFraction }),
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+  });
+  const harvest = run.result();
+  const tasksFile = mined.tasks.length === 0 ? null : taskFilePath(request, project);
+  if (tasksFile !== null) {
+    await mkdir(path.dirname(tasksFile), { recursive: true });
+    const sources = harvest.sources.filter((report) => report.sessions > 0).map((report) => report.source);
+    await writeTaskFile(tasksFile, {
+      project,
+      source: sources.join(','),
+      sessionCount: sessions.length,
+      targetSkillPath: '',
+      reviewed: false,
+      tasks: mined.tasks,
+    });
+  }
+  const bySplit: Record<TaskSplit, number> = { train: 0, val: 0, test: 0 };
+  const byReferenceKind: Partial<Record<ReferenceKind, number>> = {};
+  for (const task of mined.tasks) {
+    bySplit[task.split] += 1;
+    byReferenceKind[task.referenceKind] = (byReferenceKind[task.referenceKind] ?? 0) + 1;
+  }
+  return {
+    result: {
+      tasksFile,
+      project,
+      sessions: sessions.length,
+      tasks: mined.tasks.length,
+      miner: 'heuristic',
+      bySplit,
+      byReferenceKind,
+      needReference: selectNightTasks(mined.tasks).unjudgeable.length,
+      harvest,
+    },
+    warnings: harvestWarnings(harvest.sources),
+  };
+}
