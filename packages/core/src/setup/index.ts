@@ -3,3 +3,4 @@ export * from './configured-packages.js';
 export * from './prepare-run.js';
 export * from './estimate-run.js';
 export * from './lock-run-directory.js';
+export * from './prepare-chat-model.js';

@@ -5,7 +5,6 @@ import {
   type Backend,
   type ChatModel,
   type Environment,
-  type ModelRole,
   type PriceTable,
   type SplitName,
   type Target,
@@ -18,6 +17,7 @@ import { checkResumableRunDirectory } from '../run-store/load-run-state.js';
 import { acceptBackend, acceptEnvironment } from '../resolution/specification-versions.js';
 import type { PackageResolver } from '../resolution/package-resolver.js';
 import { resolveRunConfig, type ResolvedRunConfig } from './configured-packages.js';
+import { roleChatModel } from './role-chat-model.js';
 import { checkTrainingSplits } from './training-splits.js';
 
 /** Every split an env loaded, once, in its own order. */
@@ -53,16 +53,6 @@ export interface PreparedRun extends ResolvedRunConfig {
    * SIMULATED. A real provider's backend pointed at `sim serve` is not one: the run cannot know.
    */
   simulatedRoles: Array<'target' | 'optimizer'>;
-}
-
-function modelFor(backend: Backend, backendName: string, role: ModelRole, modelId: string | undefined): ChatModel {
-  if (!backend.createChatModel)
-    throw new SkillOptError({
-      code: ERROR_CODES.configInvalid,
-      category: 'user',
-      message: `the backend "${backendName}" has no chat models, so it cannot be the ${role}; choose another model.${role}_backend`,
-    });
-  return backend.createChatModel({ role, ...(modelId ? { modelId } : {}) });
 }
 
 /** The agent runner that edits the skill when the optimizer is an agent; only a harness backend has one. */
@@ -119,7 +109,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
   if (environment.targetKinds.includes('agent') && targetBackend.createAgentRunner)
     target = { kind: 'agent', runner: targetBackend.createAgentRunner({ role: 'target', ...(config.model.target ? { modelId: config.model.target } : {}) }) };
   else if (environment.targetKinds.includes('chat') && targetBackend.createChatModel)
-    target = { kind: 'chat', model: modelFor(targetBackend, config.model.target_backend, 'target', config.model.target) };
+    target = { kind: 'chat', model: roleChatModel(targetBackend, config.model.target_backend, 'target', config.model.target) };
   else
     throw new SkillOptError({
       code: ERROR_CODES.configInvalid,
@@ -127,7 +117,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
       message: `the env "${environment.id}" drives ${environment.targetKinds.join(' or ')} targets, which the backend "${config.model.target_backend}" does not provide`,
     });
   const optimizerBackend = backends.get(config.model.optimizer_backend) as Backend;
-  const optimizer = options.needsOptimizer ? modelFor(optimizerBackend, config.model.optimizer_backend, 'optimizer', config.model.optimizer) : undefined;
+  const optimizer = options.needsOptimizer ? roleChatModel(optimizerBackend, config.model.optimizer_backend, 'optimizer', config.model.optimizer) : undefined;
   const optimizerAgent = options.needsOptimizer && config.optimizer.mode === 'agent' ? agentOptimizerFor(optimizerBackend, config) : undefined;
   const simulatedRoles = (['target', 'optimizer'] as const).filter(
     (role) => (role === 'target' || options.needsOptimizer) && backends.get(config.model[`${role}_backend`])?.simulator !== undefined,
