@@ -60,6 +60,40 @@ describe('skillopt sleep mine', () => {
     expect(existsSync(result.tasksFile)).toBe(true);
   });
 
+  test('--miner llm on the simulated model: tasks a night can judge, the calls in a ledger, SIMULATED said', async () => {
+    const { code, stdout, stderr } = await skillopt([
+      'sleep',
+      'mine',
+      '--project',
+      PROJECT,
+      '--source',
+      'claude-code',
+      '--lookback',
+      '0',
+      '--miner',
+      'llm',
+      '--set',
+      'model.optimizer_backend=sim',
+      '--out',
+      'tasks.json',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const file = JSON.parse(readFileSync(path.join(home, 'tasks.json'), 'utf8'));
+    expect(file.tasks.length).toBeGreaterThan(0);
+    for (const task of file.tasks) expect(task.referenceKind).toMatch(/^(rubric|rule)$/);
+    expect(stdout).toContain('mined by the model (SIMULATED: the simulated model, not a reading of your sessions)');
+    const ledgerFile = /ledger (\S+\.ledger\.jsonl)/.exec(stdout)?.[1] as string;
+    expect(ledgerFile.startsWith(path.join(home, 'sleep-state', 'projects'))).toBe(true);
+    expect(readFileSync(ledgerFile, 'utf8')).toContain('"purpose":"mine"');
+  });
+
+  test('a misspelt miner suggests the nearest', async () => {
+    const { code, stderr } = await skillopt(['sleep', 'mine', '--miner', 'heuristc']);
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('did you mean "heuristic"?');
+  });
+
   test('a fraction out of range is refused with the flag named', async () => {
     const { code, stderr } = await skillopt(['sleep', 'mine', '--val-fraction', '2']);
     expect(code).not.toBe(0);

@@ -100,6 +100,15 @@ export { renderNightReport } from './night/night-report-markdown.js';
 export { type DryRunNight, type DryRunNightOptions, dryRunNight } from './night/dry-run-night.js';
 export { nightInputFiles, type Persona, PERSONAS, type PersonaFixture, personaFixture } from './persona-fixtures.js';
 export { type HarvestRun, type HarvestRunRequest, type HarvestRunResult, harvestWarnings, startHarvestRun } from './command-line/harvest-run.js';
-export { DEFAULT_MINED_TASKS, type MineRunRequest, type MineRunResult, mineSessionsToTaskFile, splitFractionFlags } from './command-line/mine-run.js';
+export {
+  DEFAULT_MINED_TASKS,
+  type MinerCalls,
+  mineExitCode,
+  minerFlag,
+  type MineRunRequest,
+  type MineRunResult,
+  mineSessionsToTaskFile,
+  splitFractionFlags,
+} from './command-line/mine-run.js';
 export { mineSummary } from './command-line/mine-summary.js';
 export { type LocationOptions, sourceLocationsOf } from './command-line/location-options.js';

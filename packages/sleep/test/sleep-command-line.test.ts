@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createPackageResolver } from '@skillopt/core';
+import { type MineRunResult, mineExitCode } from '../src/command-line/mine-run.js';
 import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
 import { dryRunNight } from '../src/night/dry-run-night.js';
 import { personaFixture } from '../src/persona-fixtures.js';
@@ -161,6 +162,38 @@ describe('skillopt-sleep mine: sessions into a task file to review and pass back
     expect(await run('mine', '--project', '/work/empty', ...flags, '--out', 'tasks.json')).toBe(0);
     expect(written.join('')).toContain('No task file was written: there was nothing to mine (`skillopt-sleep harvest` shows what each source holds).');
     await expect(readFile(path.join(workDirectory, 'tasks.json'), 'utf8')).rejects.toThrow('ENOENT');
+  });
+
+  test('--miner llm: the model writes rubrics or checks, its calls in a ledger of their own, and says it was simulated', async () => {
+    await claudeSessions('/work/papers', requests);
+    expect(await run('mine', '--project', '/work/papers', ...flags, '--miner', 'llm', '--out', 'tasks.json', '--json')).toBe(0);
+    const result = JSON.parse(written[0] as string);
+    expect(result).toMatchObject({ miner: 'llm', tasks: 3, needReference: 0, minerCalls: { calls: 3, simulated: true, failures: [] } });
+    const file = JSON.parse(await readFile(path.join(workDirectory, 'tasks.json'), 'utf8'));
+    expect(file.reviewed).toBe(false);
+    for (const task of file.tasks) expect(task).toMatchObject({ referenceKind: 'rubric', reference: expect.stringContaining(task.intent) });
+    expect(path.relative(path.join(workDirectory, 'state', 'projects'), result.minerCalls.ledgerFile)).toMatch(/^papers-[^/]+\/mined\/.+\.ledger\.jsonl$/);
+    const ledger = (await readFile(result.minerCalls.ledgerFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    // Each call is a started line (its purpose) and a finished line.
+    expect(ledger.filter((entry) => entry.purpose !== undefined).map((entry) => entry.purpose)).toEqual(['mine', 'mine', 'mine']);
+    written = [];
+    expect(await run('mine', '--project', '/work/papers', ...flags, '--miner', 'llm', '--out', 'tasks.json')).toBe(0);
+    expect(written.join('')).toContain('mined by the model (SIMULATED: the simulated model, not a reading of your sessions): 3 calls');
+  });
+
+  test('a misspelt --miner suggests the nearest', async () => {
+    await expect(run('mine', '--miner', 'lm')).rejects.toThrow('--miner is heuristic or llm, got "lm"; did you mean "llm"?');
+  });
+
+  test('the LLM miner whose every reply was unusable fails the command, a model that found no task does not', () => {
+    const result = (failures: { sessionId: string; reason: string }[], miner: 'llm' | 'heuristic') =>
+      ({ miner, minerCalls: { ledgerFile: 'l', calls: 2, costUsd: 0, unpricedCalls: 0, simulated: false, failures } }) as unknown as MineRunResult;
+    expect(mineExitCode(result([{ sessionId: 's', reason: 'no usable reply after 2 attempts: not JSON' }], 'heuristic'))).toBe(1);
+    expect(mineExitCode(result([], 'heuristic'))).toBe(0);
+    expect(mineExitCode(result([{ sessionId: 's', reason: 'no usable reply' }], 'llm'))).toBe(0);
   });
 
   test('bad numbers are refused with the flag named', async () => {

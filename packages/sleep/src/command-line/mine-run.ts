@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { type ConfigLayerInput, nearestWord, type PackageResolver, prepareChatModel } from '@skillopt/core';
 import { defaultStateDirectory, projectStateDirectory } from '../checkpoints/state-directory.js';
 import type { HarvestedSession } from '../harvest/session-record.js';
+import { createLlmMiner, type SessionMiningFailure } from '../mine/llm-miner.js';
 import { mineTasks } from '../mine/mine-tasks.js';
+import { nightEnvironmentSection } from '../night/night-config.js';
+import { withNightEnvironment } from '../night/night-resolver.js';
 import { selectNightTasks } from '../night/night-tasks.js';
 import { writeTaskFile } from '../tasks/task-file.js';
 import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
@@ -25,6 +29,25 @@ export interface MineRunRequest extends Omit<HarvestRunRequest, 'projects' | 'al
   output?: string | undefined;
   /** The moment a default file is named after; default now. */
   now?: Date;
+  /** `llm`: the config's optimizer model mines, writing references, rubrics and checks. Default `heuristic`. */
+  miner?: 'heuristic' | 'llm' | undefined;
+  /** For the LLM miner: the user's config layers (`--config`) and `--set` values over Sleep's defaults, and where backends are found. */
+  layers?: readonly ConfigLayerInput[] | undefined;
+  overrides?: readonly string[] | undefined;
+  resolver?: PackageResolver | undefined;
+}
+
+/** The miner's model calls, when a model mined: in a ledger of their own, as every paid call is. */
+export interface MinerCalls {
+  ledgerFile: string;
+  calls: number;
+  costUsd: number;
+  /** Calls of models without a price: while above 0, costUsd is a lower bound. */
+  unpricedCalls: number;
+  /** The miner is the simulated model: its tasks are a demonstration, not a reading of the sessions. */
+  simulated: boolean;
+  /** Sessions whose replies could not be read after one re-ask: reported, never taken as sessions without tasks. */
+  failures: SessionMiningFailure[];
 }
 
 export interface MineRunResult {
@@ -33,12 +56,26 @@ export interface MineRunResult {
   project: string;
   sessions: number;
   tasks: number;
-  miner: 'heuristic';
+  miner: 'heuristic' | 'llm';
+  minerCalls?: MinerCalls;
   bySplit: Record<TaskSplit, number>;
   byReferenceKind: Partial<Record<ReferenceKind, number>>;
   /** Tasks a night cannot judge until a person gives them a reference, a rubric or checks. */
   needReference: number;
   harvest: HarvestRunResult;
+}
+
+const MINERS = ['heuristic', 'llm'] as const;
+
+/** The `--miner` flag of `sleep mine`, read the same way by both front ends. */
+export function minerFlag(text: string | undefined): 'heuristic' | 'llm' | undefined {
+  if (text === undefined || (MINERS as readonly string[]).includes(text)) return text as 'heuristic' | 'llm' | undefined;
+  const nearest = nearestWord(text, MINERS);
+  throw new SkillOptError({
+    code: ERROR_CODES.configInvalid,
+    category: 'user',
+    message: `--miner is heuristic or llm, got "${text}"${nearest === undefined ? '' : `; did you mean "${nearest.word}"?`}`,
+  });
 }
 
 /** The `--val-fraction` and `--test-fraction` flags of `sleep mine`, read the same way by both front ends. */
@@ -63,6 +100,16 @@ export function splitFractionFlags(flags: { 'val-fraction'?: string | undefined;
   return { ...(valFraction === undefined ? {} : { valFraction }), ...(testFraction === undefined ? {} : { testFraction }) };
 }
 
+/**
+ * 1 when the LLM miner was asked and not one of its replies could be used: the file then holds
+ * the heuristic miner's tasks, which is not what was asked for, so the command fails with the
+ * reasons printed. A model that read the sessions and found no task is not a failure.
+ */
+export function mineExitCode(result: MineRunResult): 0 | 1 {
+  const calls = result.minerCalls;
+  return calls !== undefined && calls.failures.length > 0 && result.miner === 'heuristic' ? 1 : 0;
+}
+
 function fileStamp(moment: Date): string {
   return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
@@ -71,9 +118,53 @@ function fileStamp(moment: Date): string {
 function taskFilePath(request: MineRunRequest, project: string): string {
   const { workingDirectory } = request;
   if (request.output !== undefined) return path.resolve(workingDirectory, request.output);
-  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
+  const stateDirectory = stateDirectoryOf(request);
   const name = `${fileStamp(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.tasks.json`;
   return path.join(projectStateDirectory(stateDirectory, project), 'mined', name);
+}
+
+/** The defaults the LLM miner's config starts from: the simulated model, as a night's. */
+function minerConfigLayer(): ConfigLayerInput {
+  // Config resolution wants an env; the night's is named, and never created for mining.
+  return {
+    name: 'the mining defaults of @skillopt/sleep',
+    config: { env: nightEnvironmentSection('(mined tasks)', '(no document)'), model: { target_backend: 'sim', optimizer_backend: 'sim' } },
+  };
+}
+
+async function minerModel(request: MineRunRequest, project: string) {
+  if (request.resolver === undefined) throw new Error('sleep mine: the LLM miner needs a package resolver');
+  const ledgerFile = path.join(
+    projectStateDirectory(stateDirectoryOf(request), project),
+    'mined',
+    `${fileStamp(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.ledger.jsonl`,
+  );
+  await mkdir(path.dirname(ledgerFile), { recursive: true });
+  const prepared = await prepareChatModel({
+    layers: [minerConfigLayer(), ...(request.layers ?? [])],
+    overrides: request.overrides ?? [],
+    workingDirectory: request.workingDirectory,
+    resolver: withNightEnvironment(request.resolver),
+    role: 'optimizer',
+    ledgerFile,
+  });
+  return { prepared, ledgerFile };
+}
+
+function minerCallsOf(model: Awaited<ReturnType<typeof minerModel>>, failures: SessionMiningFailure[]): MinerCalls {
+  const { overall } = model.prepared.ledger.totals();
+  return {
+    ledgerFile: model.ledgerFile,
+    calls: overall.calls,
+    costUsd: overall.costUsd,
+    unpricedCalls: overall.unpricedCalls,
+    simulated: model.prepared.simulated,
+    failures,
+  };
+}
+
+function stateDirectoryOf(request: MineRunRequest): string {
+  return request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(request.workingDirectory, request.stateDirectory);
 }
 
 /**
@@ -91,13 +182,21 @@ export async function mineSessionsToTaskFile(request: MineRunRequest): Promise<{
   const sessions: HarvestedSession[] = [];
   for await (const session of run.harvest.sessions) sessions.push(session);
   const maxTasks = request.maxTasks ?? DEFAULT_MINED_TASKS;
-  const mined = await mineTasks(sessions, {
-    maxTasks,
-    candidateLimit: maxTasks * 2,
-    ...(request.valFraction === undefined ? {} : { valFraction: request.valFraction }),
-    ...(request.testFraction === undefined ? {} : { testFraction: request.testFraction }),
-    ...(request.seed === undefined ? {} : { seed: request.seed }),
-  });
+  // No session, no model: nothing is called and no ledger is opened.
+  const model = request.miner === 'llm' && sessions.length > 0 ? await minerModel(request, project) : undefined;
+  let mined: Awaited<ReturnType<typeof mineTasks>>;
+  try {
+    mined = await mineTasks(sessions, {
+      maxTasks,
+      candidateLimit: maxTasks * 2,
+      ...(model === undefined ? {} : { llmMiner: createLlmMiner({ model: model.prepared.model, maxSessions: maxTasks, maxTasks }) }),
+      ...(request.valFraction === undefined ? {} : { valFraction: request.valFraction }),
+      ...(request.testFraction === undefined ? {} : { testFraction: request.testFraction }),
+      ...(request.seed === undefined ? {} : { seed: request.seed }),
+    });
+  } finally {
+    await model?.prepared.ledger.close();
+  }
   const harvest = run.result();
   const tasksFile = mined.tasks.length === 0 ? null : taskFilePath(request, project);
   if (tasksFile !== null) {
@@ -124,7 +223,8 @@ export async function mineSessionsToTaskFile(request: MineRunRequest): Promise<{
       project,
       sessions: sessions.length,
       tasks: mined.tasks.length,
-      miner: 'heuristic',
+      miner: mined.miner,
+      ...(model === undefined ? {} : { minerCalls: minerCallsOf(model, mined.failures) }),
       bySplit,
       byReferenceKind,
       needReference: selectNightTasks(mined.tasks).unjudgeable.length,

@@ -5,7 +5,7 @@ import { dryRunNight } from '../night/dry-run-night.js';
 import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
-import { DEFAULT_MINED_TASKS, mineSessionsToTaskFile, splitFractionFlags } from './mine-run.js';
+import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, splitFractionFlags } from './mine-run.js';
 import { mineSummary } from './mine-summary.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 
@@ -30,15 +30,18 @@ skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-proj
   --claude-home, --codex-home, --copilot-home, --copilot-session-store, --vscode-workspace-storage,
   --cursor-home, --pi-home, --opencode-db, --devin-transcripts: where a source lives, if not its default
 
-skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> | --lookback <span>] [--max-sessions <n>] [--max-tasks <n>] [--val-fraction <f>] [--test-fraction <f>] [--out <task file>] [--state-dir <folder>] [--json]
+skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> | --lookback <span>] [--miner heuristic|llm] [--config <file>] [--set key=value]... [--max-sessions <n>] [--max-tasks <n>] [--val-fraction <f>] [--test-fraction <f>] [--out <task file>] [--state-dir <folder>] [--json]
 
   --project        the project whose sessions to mine (default: the current folder)
+  --miner          heuristic (default: no model, tasks without references) or llm: the config's optimizer
+                   model writes references, rubrics and rule checks (its calls in a ledger under the state directory)
+  --config, --set  the LLM miner's backend, as for dry-run (default: the simulated model)
   --max-tasks      the most tasks the file holds (default ${DEFAULT_MINED_TASKS})
   --val-fraction   the share of tasks held out to validate the night's edits (default 0.34)
   --test-fraction  the share held out as a test the night only reports (default 0)
   --out            the task file to write (default: under the project's folder in ~/.skillopt-sleep, outside the project)
   The harvest's --source, --since, --lookback, --max-sessions, --state-dir and source-location flags as above.
-  Mined tasks carry no reference yet: add the answer, a rubric or rule checks to those you want judged.
+  Tasks the heuristic miner writes carry no reference yet: add the answer, a rubric or rule checks to those you want judged.
 
 skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona <name>) [--config <file>] [--set key=value]... [--out <directory>] [--json]
 
@@ -185,17 +188,27 @@ function harvestRequestOf(values: HarvestValues, io: CommandLineIo) {
 
 /** `skillopt-sleep mine`: what `skillopt sleep mine` does, printed as plain lines. */
 async function runMine(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<HarvestValues & { project?: string; 'max-tasks'?: string; 'val-fraction'?: string; 'test-fraction'?: string; out?: string }>(
-    args,
-    {
-      ...HARVEST_OPTIONS,
-      project: { type: 'string', short: 'p' },
-      'max-tasks': { type: 'string' },
-      'val-fraction': { type: 'string' },
-      'test-fraction': { type: 'string' },
-      out: { type: 'string' },
-    },
-  );
+  type MineValues = HarvestValues & {
+    project?: string;
+    miner?: string;
+    config?: string;
+    set?: string[];
+    'max-tasks'?: string;
+    'val-fraction'?: string;
+    'test-fraction'?: string;
+    out?: string;
+  };
+  const values = parseOptions<MineValues>(args, {
+    ...HARVEST_OPTIONS,
+    project: { type: 'string', short: 'p' },
+    miner: { type: 'string' },
+    config: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    'max-tasks': { type: 'string' },
+    'val-fraction': { type: 'string' },
+    'test-fraction': { type: 'string' },
+    out: { type: 'string' },
+  });
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -206,11 +219,15 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     maxTasks: wholeNumberOption('max-tasks', values['max-tasks']),
     ...splitFractionFlags(values),
     output: values.out,
+    miner: minerFlag(values.miner),
+    ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
+    overrides: values.set ?? [],
+    resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
   });
   for (const warning of warnings) io.writeError(`Warning: ${warning}\n`);
   if (values.json) io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
   else io.write(mineSummary(result));
-  return 0;
+  return mineExitCode(result);
 }
 
 /** `skillopt-sleep harvest`: what `skillopt sleep harvest` does, printed as plain lines. */

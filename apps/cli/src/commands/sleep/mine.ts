@@ -1,6 +1,8 @@
 import { Flags } from '@oclif/core';
-import { DEFAULT_MINED_TASKS, mineSessionsToTaskFile, mineSummary, sourceLocationsOf, splitFractionFlags } from '@skillopt/sleep';
+import { DEFAULT_MINED_TASKS, mineExitCode, minerFlag, mineSessionsToTaskFile, mineSummary, sourceLocationsOf, splitFractionFlags } from '@skillopt/sleep';
 import { writeWarning } from '../../inspection/write-output.js';
+import { EXIT_CODES } from '../../base-command.js';
+import { runConfigRequestOf } from '../../run-setup/command-config.js';
 import { LOCATION_FLAGS, SOURCE_FLAGS, WINDOW_FLAGS } from '../../sleep/harvest-flags.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
@@ -8,13 +10,18 @@ export default class SleepMine extends StreamingCommand {
   static override summary = "Turn one project's sessions into a Sleep task file for you to review, then pass to `sleep dry-run`.";
   static override description = [
     "Harvests one project's sessions (as `sleep harvest` does, with the same sources, window and flags) and mines a task from each: its first prompt as the request, the follow-ups as context, the last reply as what was tried, the outcome its feedback tells. The tasks are split into training and held-out validation (and test) tasks, stably by their id.",
-    'These tasks carry no reference yet, so a night cannot judge a replay of them: the file is for you to review. Give each task you want judged the answer you wanted (`"referenceKind": "exact"`), a rubric (`"rubric"`) or rule checks (`"rule"`), set `"reviewed": true`, and pass it to `sleep dry-run --tasks`. The file is written under --out, by default under the project\'s folder of Sleep\'s state directory, outside the project, because it holds your prompts. Nothing else is written; no checkpoint moves.',
+    "With --miner llm, the config's optimizer model reads each session and writes the tasks with a reference, a rubric or rule checks; its calls go to a ledger beside the task file's default place, and the simulated model (the default, no key) only demonstrates. The heuristic miner (the default) writes no reference, so a night cannot judge a replay of its tasks until you review them.",
+    'Either way the file is for you to review. Give each task you want judged the answer you wanted (`"referenceKind": "exact"`), a rubric (`"rubric"`) or rule checks (`"rule"`), set `"reviewed": true`, and pass it to `sleep dry-run --tasks`. The file is written under --out, by default under the project\'s folder of Sleep\'s state directory, outside the project, because it holds your prompts. Nothing else is written; no checkpoint moves.',
   ].join('\n\n');
   static override examples = [
     { description: "This project's sessions of the last week, into a task file here", command: '<%= config.bin %> sleep mine --lookback 7d --out tasks.json' },
     {
       description: 'Claude Code only, more tasks held out, as one JSON result line',
       command: '<%= config.bin %> sleep mine --source claude-code --val-fraction 0.5 --json',
+    },
+    {
+      description: 'A model writes the references: here the simulated one, as a demonstration',
+      command: '<%= config.bin %> sleep mine --miner llm --set model.optimizer_backend=sim --out tasks.json',
     },
   ];
   static override flags = {
@@ -24,6 +31,9 @@ export default class SleepMine extends StreamingCommand {
     'max-tasks': Flags.integer({ description: 'the most tasks the file holds', default: DEFAULT_MINED_TASKS, min: 1 }),
     'val-fraction': Flags.string({ description: "the share of tasks held out to validate a night's edits (0 up to 1; default 0.34)" }),
     'test-fraction': Flags.string({ description: 'the share of tasks held out as a test a night only reports (0 up to 1; default 0)' }),
+    miner: Flags.string({ description: "heuristic (default), or llm: the config's optimizer model writes references, rubrics and checks" }),
+    config: Flags.string({ char: 'c', description: "a SkillOpt config file naming the LLM miner's backend (model.optimizer_backend)" }),
+    set: Flags.string({ description: 'one config value for the LLM miner, key=value (repeatable), e.g. model.optimizer=gpt-5-mini', multiple: true }),
     out: Flags.string({ description: "the task file to write (default: under the project's folder in ~/.skillopt-sleep, outside the project)" }),
     ...LOCATION_FLAGS,
     json: Flags.boolean({ description: 'print one result line (docs/cli-json.md) instead of the summary' }),
@@ -32,6 +42,17 @@ export default class SleepMine extends StreamingCommand {
   async run(): Promise<object> {
     const { flags } = await this.parse(SleepMine);
     const workingDirectory = process.cwd();
+    const miner = minerFlag(flags.miner);
+    // A project's training config is not the miner's: only --config and --set apply.
+    const request =
+      miner === 'llm'
+        ? await runConfigRequestOf({
+            ...(flags.config ? { configFile: flags.config } : {}),
+            ignoreProjectConfig: true,
+            overrides: flags.set ?? [],
+            workingDirectory,
+          })
+        : undefined;
     const { result, warnings } = await mineSessionsToTaskFile({
       ...(flags.source === undefined ? {} : { sources: flags.source }),
       project: flags.project,
@@ -44,8 +65,11 @@ export default class SleepMine extends StreamingCommand {
       maxTasks: flags['max-tasks'],
       ...splitFractionFlags(flags),
       output: flags.out,
+      miner,
+      ...(request === undefined ? {} : { layers: request.layers, overrides: request.overrides, resolver: request.resolver }),
     });
     for (const warning of warnings) writeWarning(warning);
+    if (mineExitCode(result) === 1) process.exitCode = EXIT_CODES.runFailed;
     if (!this.jsonEnabled()) process.stdout.write(mineSummary(result, 'skillopt sleep'));
     return result;
   }
