@@ -17,6 +17,8 @@ describe('skillopt sleep mine', () => {
   let home: string;
   const skillopt = (args: string[]) =>
     startSkillopt(args, home, { HOME: home, CLAUDE_CONFIG_DIR: '', SKILLOPT_SLEEP_HOME: path.join(home, 'sleep-state') }).ended;
+  /** The project's Claude Code sessions of all time, mined with these flags too. */
+  const mineAllHistory = (...flags: string[]) => skillopt(['sleep', 'mine', '--project', PROJECT, '--source', 'claude-code', '--lookback', '0', ...flags]);
 
   beforeEach(() => {
     // A home of its own, holding the sessions the real Claude Code CLI wrote.
@@ -28,18 +30,7 @@ describe('skillopt sleep mine', () => {
   afterEach(() => rmSync(home, { recursive: true, force: true }));
 
   test('mines the real Claude Code sessions of one project into an unreviewed task file, and says how to pass it back', async () => {
-    const { code, stdout, stderr } = await skillopt([
-      'sleep',
-      'mine',
-      '--project',
-      PROJECT,
-      '--source',
-      'claude-code',
-      '--lookback',
-      '0',
-      '--out',
-      'tasks.json',
-    ]);
+    const { code, stdout, stderr } = await mineAllHistory('--out', 'tasks.json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const file = JSON.parse(readFileSync(path.join(home, 'tasks.json'), 'utf8'));
@@ -51,7 +42,7 @@ describe('skillopt sleep mine', () => {
   });
 
   test('--json prints one result line; by default the file is kept outside the project, in the state folder', async () => {
-    const { code, stdout } = await skillopt(['sleep', 'mine', '--project', PROJECT, '--source', 'claude-code', '--lookback', '0', '--json']);
+    const { code, stdout } = await mineAllHistory('--json');
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
     const result = JSON.parse(lines[lines.length - 1] as string);
@@ -61,22 +52,7 @@ describe('skillopt sleep mine', () => {
   });
 
   test('--miner llm on the simulated model: tasks a night can judge, the calls in a ledger, SIMULATED said', async () => {
-    const { code, stdout, stderr } = await skillopt([
-      'sleep',
-      'mine',
-      '--project',
-      PROJECT,
-      '--source',
-      'claude-code',
-      '--lookback',
-      '0',
-      '--miner',
-      'llm',
-      '--set',
-      'model.optimizer_backend=sim',
-      '--out',
-      'tasks.json',
-    ]);
+    const { code, stdout, stderr } = await mineAllHistory('--miner', 'llm', '--set', 'model.optimizer_backend=sim', '--out', 'tasks.json');
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const file = JSON.parse(readFileSync(path.join(home, 'tasks.json'), 'utf8'));

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { dryRunNight, nightInputFiles, PERSONAS } from '@skillopt/sleep';
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
-import { runConfigRequestOf } from '../../run-setup/command-config.js';
 import { EXIT_CODES } from '../../base-command.js';
+import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
 export default class SleepDryRun extends StreamingCommand {
@@ -33,13 +33,7 @@ export default class SleepDryRun extends StreamingCommand {
     const { flags } = await this.parse(SleepDryRun);
     const workingDirectory = process.cwd();
     const { tasksFile, skillFile } = nightInputFiles(flags);
-    // A project's training config is not a night's: only --config and --set apply.
-    const request = await runConfigRequestOf({
-      ...(flags.config ? { configFile: flags.config } : {}),
-      ignoreProjectConfig: true,
-      overrides: flags.set ?? [],
-      workingDirectory,
-    });
+    const request = await sleepConfigRequest(flags, workingDirectory);
     const night = await dryRunNight({
       tasksFile,
       skillFile,

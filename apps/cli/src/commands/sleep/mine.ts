@@ -2,15 +2,15 @@ import { Flags } from '@oclif/core';
 import { DEFAULT_MINED_TASKS, mineExitCode, minerFlag, mineSessionsToTaskFile, mineSummary, sourceLocationsOf, splitFractionFlags } from '@skillopt/sleep';
 import { writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
-import { runConfigRequestOf } from '../../run-setup/command-config.js';
 import { LOCATION_FLAGS, SOURCE_FLAGS, WINDOW_FLAGS } from '../../sleep/harvest-flags.js';
+import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
 export default class SleepMine extends StreamingCommand {
   static override summary = "Turn one project's sessions into a Sleep task file for you to review, then pass to `sleep dry-run`.";
   static override description = [
     "Harvests one project's sessions (as `sleep harvest` does, with the same sources, window and flags) and mines a task from each: its first prompt as the request, the follow-ups as context, the last reply as what was tried, the outcome its feedback tells. The tasks are split into training and held-out validation (and test) tasks, stably by their id.",
-    "With --miner llm, the config's optimizer model reads each session and writes the tasks with a reference, a rubric or rule checks; its calls go to a ledger beside the task file's default place, and the simulated model (the default, no key) only demonstrates. The heuristic miner (the default) writes no reference, so a night cannot judge a replay of its tasks until you review them.",
+    "With --miner llm, the config's optimizer model reads each session and writes the tasks with a reference, a rubric or rule checks; its calls go to a ledger of their own under Sleep's state directory, and the simulated model (the default, no key) only demonstrates. The heuristic miner (the default) writes no reference, so a night cannot judge a replay of its tasks until you review them.",
     'Either way the file is for you to review. Give each task you want judged the answer you wanted (`"referenceKind": "exact"`), a rubric (`"rubric"`) or rule checks (`"rule"`), set `"reviewed": true`, and pass it to `sleep dry-run --tasks`. The file is written under --out, by default under the project\'s folder of Sleep\'s state directory, outside the project, because it holds your prompts. Nothing else is written; no checkpoint moves.',
   ].join('\n\n');
   static override examples = [
@@ -43,16 +43,7 @@ export default class SleepMine extends StreamingCommand {
     const { flags } = await this.parse(SleepMine);
     const workingDirectory = process.cwd();
     const miner = minerFlag(flags.miner);
-    // A project's training config is not the miner's: only --config and --set apply.
-    const request =
-      miner === 'llm'
-        ? await runConfigRequestOf({
-            ...(flags.config ? { configFile: flags.config } : {}),
-            ignoreProjectConfig: true,
-            overrides: flags.set ?? [],
-            workingDirectory,
-          })
-        : undefined;
+    const request = miner === 'llm' ? await sleepConfigRequest(flags, workingDirectory) : undefined;
     const { result, warnings } = await mineSessionsToTaskFile({
       ...(flags.source === undefined ? {} : { sources: flags.source }),
       project: flags.project,
