@@ -172,6 +172,7 @@ export {
   type BudgetScope,
   budgetSpentError,
   type BudgetStatus,
+  type BudgetClock,
   type CallEstimateInput,
   type CallFinishedLine,
   callFinishedLineSchema,

@@ -205,9 +205,29 @@ const roleBudgetSchema = z
   })
   .prefault({});
 
+const totalBudgetSchema = z
+  .strictObject({
+    max_calls: wholeNumber(1).optional().describe('Most model calls of the run, both roles together.'),
+    max_tokens: wholeNumber(1).optional().describe('Most tokens (input + output) of the run, both roles together.'),
+    max_usd: z.number().gt(0).optional().describe('Most estimated cost in US dollars of the run, both roles together.'),
+    max_wall_seconds: z
+      .number()
+      .gt(0)
+      .optional()
+      .describe('Most seconds of wall time from when the run started (or was resumed: the clock starts again) before it stops.'),
+  })
+  .prefault({});
+
 export const budgetSectionSchema = z.strictObject({
   target: roleBudgetSchema.describe('Limits of the target role; absent limits are unlimited.'),
   optimizer: roleBudgetSchema.describe('Limits of the optimizer role; absent limits are unlimited.'),
+  total: totalBudgetSchema.describe('Limits of the run as a whole; absent limits are unlimited.'),
+  stop_mid_step: z
+    .boolean()
+    .default(false)
+    .describe(
+      'false: a spent limit stops the run at the next step boundary (a step may overshoot by its own spend); true: before the next model call, also within a step (what a run of one step, as a Sleep night, wants).',
+    ),
 });
 
 export const runSectionSchema = z.strictObject({

@@ -3,17 +3,21 @@ import type { LedgerTotals, UsageTotals } from './usage-totals.js';
 
 /**
  * Spending limits. Each role (and the run as a whole, `total`) may cap its calls, its tokens
- * (input + output) and its cost in US dollars. A limit is spent once usage reaches it.
+ * (input + output) and its cost in US dollars; the run as a whole may also cap its wall time. A
+ * limit is spent once usage reaches it.
  *
  * Budgets are checked between steps: the trainer calls `assertWithinBudget()` before starting a
  * step, so a run stops at a step boundary, commits nothing half-done and resumes cleanly with a
  * raised limit. A step in progress may therefore overshoot a limit by up to one step's spend;
- * `estimateRunCalls` tells the user beforehand what a step costs in calls.
+ * `estimateRunCalls` tells the user beforehand what a step costs in calls. A run of one step (a
+ * Sleep night) checks before every call instead (`budget.stop_mid_step`).
  */
 export interface BudgetLimits {
   maxCalls?: number;
   maxTokens?: number;
   maxUsd?: number;
+  /** Seconds since the ledger was opened: this session of the run (a resumed run's clock starts again). Only in `total`. */
+  maxWallSeconds?: number;
 }
 
 export const BUDGET_SCOPES = [...MODEL_ROLES, 'total'] as const;
@@ -43,16 +47,16 @@ export interface BudgetStatus {
 }
 
 export interface BudgetMessageOptions {
-  /** The config key that sets a limit, for the "raise it" hint; default `budget.<scope>.max_calls|max_tokens|max_usd`. */
+  /** The config key that sets a limit, for the "raise it" hint; default `budget.<scope>.max_calls|max_tokens|max_usd|max_wall_seconds`. */
   configKeyOf?: (scope: BudgetScope, limit: BudgetLimitName) => string;
   /** The command that resumes this run, e.g. `skillopt train --resume runs/searchqa-1`. */
   resumeCommand?: string;
 }
 
-const LIMIT_NAMES: readonly BudgetLimitName[] = ['maxCalls', 'maxTokens', 'maxUsd'];
+const LIMIT_NAMES: readonly BudgetLimitName[] = ['maxCalls', 'maxTokens', 'maxUsd', 'maxWallSeconds'];
 
 export function defaultBudgetConfigKey(scope: BudgetScope, limit: BudgetLimitName): string {
-  const snake = { maxCalls: 'max_calls', maxTokens: 'max_tokens', maxUsd: 'max_usd' }[limit];
+  const snake = { maxCalls: 'max_calls', maxTokens: 'max_tokens', maxUsd: 'max_usd', maxWallSeconds: 'max_wall_seconds' }[limit];
   return `budget.${scope}.${snake}`;
 }
 
@@ -65,24 +69,41 @@ export function validateBudgets(budgets: Budgets): void {
       if (!(LIMIT_NAMES as readonly string[]).includes(limit))
         throw budgetConfigError(`Unknown budget limit "${scope}.${limit}"; expected one of ${LIMIT_NAMES.join(', ')}`);
       if (value === undefined) continue;
-      const whole = limit !== 'maxUsd';
+      if (limit === 'maxWallSeconds' && scope !== 'total')
+        throw budgetConfigError(`Budget ${scope}.maxWallSeconds: wall time is the run's as a whole, set it as total.maxWallSeconds`);
+      const whole = limit !== 'maxUsd' && limit !== 'maxWallSeconds';
       if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (whole && !Number.isInteger(value)))
         throw budgetConfigError(`Budget ${scope}.${limit} must be ${whole ? 'a whole number' : 'a number'} of at least 0, got ${String(value)}`);
     }
   }
 }
 
-/** The status of every configured limit against the ledger's totals. */
-export function computeBudgetStatus(budgets: Budgets, totals: LedgerTotals, scopes: readonly BudgetScope[] = BUDGET_SCOPES): BudgetStatus {
+/** What the ledger knows beside its finished entries, for computeBudgetStatus. */
+export interface BudgetClock {
+  /** Seconds this session of the run has taken, for `maxWallSeconds`. */
+  wallSeconds?: number;
+  /** Calls started and not yet finished, by role: they count against `maxCalls` (their tokens and cost are not known yet). */
+  callsInFlight?: Partial<Record<ModelRole, number>>;
+}
+
+/** The status of every configured limit against the ledger's totals, the calls in flight and the seconds the run has taken. */
+export function computeBudgetStatus(
+  budgets: Budgets,
+  totals: LedgerTotals,
+  scopes: readonly BudgetScope[] = BUDGET_SCOPES,
+  clock: BudgetClock = {},
+): BudgetStatus {
   const limits: BudgetLimitStatus[] = [];
+  const inFlight = clock.callsInFlight ?? {};
   for (const scope of scopes) {
     const scopeLimits = budgets[scope];
     if (scopeLimits === undefined) continue;
     const usage = scope === 'total' ? totals.overall : totals.byRole[scope];
+    const callsInFlight = scope === 'total' ? Object.values(inFlight).reduce((sum, count) => sum + (count ?? 0), 0) : (inFlight[scope] ?? 0);
     for (const limit of LIMIT_NAMES) {
       const max = scopeLimits[limit];
       if (max === undefined) continue;
-      const used = usedAgainst(limit, usage);
+      const used = limit === 'maxWallSeconds' ? (clock.wallSeconds ?? 0) : usedAgainst(limit, usage) + (limit === 'maxCalls' ? callsInFlight : 0);
       limits.push({
         scope,
         limit,
@@ -98,7 +119,7 @@ export function computeBudgetStatus(budgets: Budgets, totals: LedgerTotals, scop
   return { spent: spentLimits.length > 0, limits, spentLimits };
 }
 
-function usedAgainst(limit: BudgetLimitName, usage: UsageTotals | undefined): number {
+function usedAgainst(limit: Exclude<BudgetLimitName, 'maxWallSeconds'>, usage: UsageTotals | undefined): number {
   if (usage === undefined) return 0;
   if (limit === 'maxCalls') return usage.calls;
   if (limit === 'maxTokens') return usage.inputTokens + usage.outputTokens;
@@ -121,7 +142,7 @@ export function budgetSpentError(spentLimits: readonly BudgetLimitStatus[], opti
         : status.unpricedCalls === 1
           ? ' (1 call to a model without a price is not counted)'
           : ` (${status.unpricedCalls} calls to models without a price are not counted)`;
-    const used = status.limit === 'maxUsd' ? formatAmount(status.limit, status.used) : status.used.toLocaleString('en-US');
+    const used = status.limit === 'maxUsd' ? formatAmount(status.limit, status.used) : Math.round(status.used).toLocaleString('en-US');
     return `${scopeText} is spent: ${used} of ${formatAmount(status.limit, status.max)} used (${configKeyOf(status.scope, status.limit)})${unpriced}.`;
   });
   const raises = spentLimits.map((status) => `--set ${configKeyOf(status.scope, status.limit)}=${suggestedLimit(status)}`).join(' ');
@@ -130,7 +151,7 @@ export function budgetSpentError(spentLimits: readonly BudgetLimitStatus[], opti
     code: ERROR_CODES.budgetSpent,
     category: 'user',
     retryable: false,
-    message: `${descriptions.join(' ')} The run stopped at a step boundary in a resumable state; nothing committed is lost. To continue, raise the limit and resume: ${resume} ${raises}`,
+    message: `${descriptions.join(' ')} The run stopped in a resumable state; nothing committed is lost. To continue, raise the limit and resume: ${resume} ${raises}`,
     details: {
       role: first.scope,
       limit: first.limit,
@@ -144,6 +165,7 @@ export function budgetSpentError(spentLimits: readonly BudgetLimitStatus[], opti
 
 function formatAmount(limit: BudgetLimitName, amount: number): string {
   if (limit === 'maxUsd') return `$${amount.toFixed(2)}`;
+  if (limit === 'maxWallSeconds') return `${Math.round(amount).toLocaleString('en-US')} s of wall time`;
   return `${amount.toLocaleString('en-US')} ${limit === 'maxCalls' ? 'calls' : 'tokens'}`;
 }
 

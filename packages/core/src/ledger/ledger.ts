@@ -93,6 +93,11 @@ export interface LedgerOptions {
 
 export function createLedger(options: LedgerOptions = {}): Ledger {
   const now = options.now ?? (() => new Date());
+  // A wall-time budget counts from here: this session of the run.
+  const openedAt = now().getTime();
+  const callsInFlight: Partial<Record<ModelRole, number>> = {};
+  // Calls in flight count against a call limit: a run checking before every call (stop_mid_step) with several calls at once must not overshoot it.
+  const clock = () => ({ wallSeconds: Math.max(0, (now().getTime() - openedAt) / 1000), callsInFlight });
   const appender = options.filePath === undefined ? undefined : createJsonLinesAppender(options.filePath);
   const entries: LedgerEntry[] = (options.entries ?? []).map((entry) =>
     // An incomplete call of a killed session is priced at its estimated usage, so dollar budgets count it.
@@ -129,6 +134,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
   return {
     begin(call) {
       const sequence = nextSequence++;
+      callsInFlight[call.role] = (callsInFlight[call.role] ?? 0) + 1;
       const started = {
         sequence,
         timestamp: now().toISOString(),
@@ -147,6 +153,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
       ): LedgerEntry => {
         if (finished) throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `ledger call ${sequence} was finished twice` });
         finished = true;
+        callsInFlight[call.role] = (callsInFlight[call.role] ?? 1) - 1;
         write({ line: 'call-finished', sequence, timestamp: now().toISOString(), ...fields }).catch(() => undefined);
         return keep({ ...started, cacheHit: false, ...fields });
       };
@@ -203,9 +210,9 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
     },
     budgets: () => structuredClone(budgets),
     setBudgets,
-    budgetStatus: (scopes) => computeBudgetStatus(budgets, summary, scopes),
+    budgetStatus: (scopes) => computeBudgetStatus(budgets, summary, scopes, clock()),
     assertWithinBudget(scopes) {
-      const status = computeBudgetStatus(budgets, summary, scopes);
+      const status = computeBudgetStatus(budgets, summary, scopes, clock());
       if (status.spent) throw budgetSpentError(status.spentLimits, options.budgetMessages);
     },
     flush: () => appender?.flush() ?? Promise.resolve(),

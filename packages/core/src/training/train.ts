@@ -84,12 +84,13 @@ function optimizerAgentOf(config: SkillOptConfig, given: AgentRunner | undefined
 }
 
 function budgetsFromConfig(config: SkillOptConfig): Budgets {
-  const limits = (section: SkillOptConfig['budget']['target']) => ({
+  const limits = (section: SkillOptConfig['budget']['total']) => ({
     ...(section.max_calls !== undefined ? { maxCalls: section.max_calls } : {}),
     ...(section.max_tokens !== undefined ? { maxTokens: section.max_tokens } : {}),
     ...(section.max_usd !== undefined ? { maxUsd: section.max_usd } : {}),
+    ...(section.max_wall_seconds !== undefined ? { maxWallSeconds: section.max_wall_seconds } : {}),
   });
-  return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer) };
+  return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer), total: limits(config.budget.total) };
 }
 
 async function loadSplits(
@@ -178,11 +179,12 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const ledgerFile = store.pathOf(RUN_FILES.ledger);
   const ledger: Ledger = options.resume ? await restoreLedger(ledgerFile, ledgerOptions) : createLedger({ ...ledgerOptions, filePath: ledgerFile });
   const emit = events.emit;
+  const enforceBudget = config.budget.stop_mid_step;
   const target: Target =
     givenTarget.kind === 'chat'
-      ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: emit }) }
-      : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: emit }) };
-  const optimizer = meterChatModel(givenOptimizer, { role: 'optimizer', ledger, onEvent: emit });
+      ? { kind: 'chat', model: meterChatModel(givenTarget.model, { role: 'target', ledger, onEvent: emit, enforceBudget }) }
+      : { kind: 'agent', runner: meterAgentRunner(givenTarget.runner, { role: 'target', ledger, onEvent: emit, enforceBudget }) };
+  const optimizer = meterChatModel(givenOptimizer, { role: 'optimizer', ledger, onEvent: emit, enforceBudget });
   const optimizerAgent = optimizerAgentOf(config, options.optimizerAgent);
   const targetModel = givenTarget.kind === 'chat' ? givenTarget.model : givenTarget.runner;
   const cache = createFileRolloutCache({ directory: store.pathOf('rollouts') });
@@ -196,7 +198,9 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       environment,
       target,
       optimizer,
-      ...(optimizerAgent === undefined ? {} : { optimizerAgent: meterAgentRunner(optimizerAgent, { role: 'optimizer', ledger, onEvent: emit }) }),
+      ...(optimizerAgent === undefined
+        ? {}
+        : { optimizerAgent: meterAgentRunner(optimizerAgent, { role: 'optimizer', ledger, onEvent: emit, enforceBudget }) }),
       store,
       events,
       ledger,

@@ -41,7 +41,7 @@ describe('validateConfig: defaults', () => {
     });
     expect(config.model).toEqual({ target_backend: 'openai', optimizer_backend: 'openai', reasoning_effort: 'medium', rewrite_max_completion_tokens: 64000 });
     expect(config.env).toEqual({ name: 'searchqa', split_mode: 'ratio', split_seed: 42, split_ratio: '2:1:7', exec_timeout: 120 });
-    expect(config.budget).toEqual({ target: {}, optimizer: {} });
+    expect(config.budget).toEqual({ target: {}, optimizer: {}, total: {}, stop_mid_step: false });
     expect(config.run).toEqual({ retries: 2, max_excluded_share: 0.5 });
     expect(config.backends).toEqual({});
   });

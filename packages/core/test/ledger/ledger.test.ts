@@ -115,9 +115,19 @@ describe('the ledger', () => {
     expect(error.category).toBe('user');
     expect(error.retryable).toBe(false);
     expect(error.message).toBe(
-      'The optimizer budget is spent: 2 of 2 calls used (budget.optimizer.max_calls). The run stopped at a step boundary in a resumable state; nothing committed is lost. To continue, raise the limit and resume: skillopt train --resume runs/demo --set budget.optimizer.max_calls=4',
+      'The optimizer budget is spent: 2 of 2 calls used (budget.optimizer.max_calls). The run stopped in a resumable state; nothing committed is lost. To continue, raise the limit and resume: skillopt train --resume runs/demo --set budget.optimizer.max_calls=4',
     );
     expect(error.details).toMatchObject({ role: 'optimizer', limit: 'maxCalls', max: 2, used: 2, configKey: 'budget.optimizer.max_calls' });
+  });
+
+  it('stops once the wall time of this session of the run reaches total.maxWallSeconds', () => {
+    let now = Date.parse('2026-02-01T12:00:00.000Z');
+    const ledger = createLedger({ costCalculator, now: () => new Date(now), budgets: { total: { maxWallSeconds: 60 } } });
+    now += 59_000;
+    expect(() => ledger.assertWithinBudget()).not.toThrow();
+    now += 1_000;
+    expect(spentError(ledger).message).toMatch(/^The total budget is spent: 60 of 60 s of wall time used \(budget\.total\.max_wall_seconds\)\./);
+    expect(() => createLedger({ budgets: { target: { maxWallSeconds: 1 } } })).toThrow(/set it as total\.maxWallSeconds/);
   });
 
   it('says when a dollar limit cannot see calls of unpriced models', () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError, type RunEvent } from '@skillopt/contract';
 import { readLedgerFile, summariseEntries, train } from '../../src/index';
@@ -277,6 +277,23 @@ describe('train', () => {
       resume: true,
     });
     expect(readBestSkill(directory)).toBe(readBestSkill(reference.directory));
+  });
+
+  it('with budget.stop_mid_step, stops before the call that would pass a total budget, within the first step', async () => {
+    const directory = runDirectory();
+    const error = await train({
+      config: trainingConfig({ budget: { total: { max_calls: 3 }, stop_mid_step: true } }),
+      environment: createArithmeticEnvironment(),
+      target: { kind: 'chat', model: createScriptedTarget().model },
+      optimizer: createScriptedOptimizer().model,
+      runDirectory: directory,
+    }).catch((caught: unknown) => caught);
+    expect(SkillOptError.isInstance(error) && error.code).toBe(ERROR_CODES.budgetSpent);
+    expect((error as SkillOptError).details).toMatchObject({ role: 'total', limit: 'maxCalls', max: 3, used: 3 });
+    const ledgerLines = readFileSync(path.join(directory, 'ledger.jsonl'), 'utf8').trim().split('\n');
+    // Three calls were let through, run at once, and none after: calls in flight count against the limit.
+    expect(ledgerLines.filter((line) => JSON.parse(line).line === 'call-started')).toHaveLength(3);
+    expect(existsSync(path.join(directory, 'runtime_state.json'))).toBe(false);
   });
 
   it('runs with the paired gate', async () => {
