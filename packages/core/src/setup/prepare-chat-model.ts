@@ -3,6 +3,7 @@ import type { ChatModel } from '@skillopt/contract';
 import { backendSectionFor } from '../config/package-sections.js';
 import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import type { SkillOptConfig } from '../config/core-config-schema.js';
+import { budgetsFromConfig } from '../ledger/config-budgets.js';
 import { createLedger, type Ledger } from '../ledger/ledger.js';
 import { meterChatModel } from '../ledger/metered-models.js';
 import { acceptBackend } from '../resolution/specification-versions.js';
@@ -14,6 +15,8 @@ export interface PrepareChatModelOptions extends RunConfigRequest {
   role: 'target' | 'optimizer';
   /** The ledger file every call is appended to as it happens (a killed command's calls stay in it). */
   ledgerFile: string;
+  /** What to run again once a spent budget (the config's `budget` section, checked before every call) is raised. */
+  budgetResumeCommand?: string;
 }
 
 export interface PreparedChatModel {
@@ -29,8 +32,8 @@ export interface PreparedChatModel {
  * Run setup for a command that calls one model outside a training run (Sleep's LLM miner): the
  * config resolved against the installed packages as `prepareRun` resolves it, the role's backend
  * created from its own section, and its model metered into a ledger file priced with the
- * packages' price tables and the config's overrides. So its calls are in a ledger, as every paid
- * call is.
+ * packages' price tables and the config's overrides, and held to the config's budgets before
+ * every call. So its calls are in a ledger, as every paid call is.
  */
 export async function prepareChatModel(options: PrepareChatModelOptions): Promise<PreparedChatModel> {
   const resolved = await resolveRunConfig(options);
@@ -43,7 +46,17 @@ export async function prepareChatModel(options: PrepareChatModelOptions): Promis
     `the backend of ${resolvedBackend.packageName ?? backendName}`,
   );
   const priceTable = resolvedBackend.module.priceTable ?? [];
-  const ledger = createLedger({ filePath: options.ledgerFile, costCalculator: createCostCalculator(priceTable, priceOverridesFromConfig(config)) });
-  const model = meterChatModel(roleChatModel(backend, backendName, options.role, config.model[options.role]), { role: options.role, ledger });
+  const ledger = createLedger({
+    filePath: options.ledgerFile,
+    costCalculator: createCostCalculator(priceTable, priceOverridesFromConfig(config)),
+    budgets: budgetsFromConfig(config),
+    budgetMessages: { resumeCommand: options.budgetResumeCommand ?? 'the same command' },
+  });
+  // Outside a training run there are no steps to stop between: a spent limit stops the next call.
+  const model = meterChatModel(roleChatModel(backend, backendName, options.role, config.model[options.role]), {
+    role: options.role,
+    ledger,
+    enforceBudget: true,
+  });
   return { config, model, ledger, simulated: backend.simulator !== undefined };
 }

@@ -17,7 +17,7 @@ import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import { redactSecrets } from '@skillopt/contract';
 import { createEventBus } from '../events/event-bus.js';
 import { createEventsFileSink } from '../events/events-file.js';
-import type { Budgets } from '../ledger/budget.js';
+import { budgetsFromConfig } from '../ledger/config-budgets.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptAgentRunner, acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
@@ -81,16 +81,6 @@ function optimizerAgentOf(config: SkillOptConfig, given: AgentRunner | undefined
       message: 'optimizer.mode is agent, but no agent runner was given for the optimizer (run setup creates it from model.optimizer_backend)',
     });
   return acceptAgentRunner(given, 'the optimizer agent');
-}
-
-function budgetsFromConfig(config: SkillOptConfig): Budgets {
-  const limits = (section: SkillOptConfig['budget']['total']) => ({
-    ...(section.max_calls !== undefined ? { maxCalls: section.max_calls } : {}),
-    ...(section.max_tokens !== undefined ? { maxTokens: section.max_tokens } : {}),
-    ...(section.max_usd !== undefined ? { maxUsd: section.max_usd } : {}),
-    ...(section.max_wall_seconds !== undefined ? { maxWallSeconds: section.max_wall_seconds } : {}),
-  });
-  return { target: limits(config.budget.target), optimizer: limits(config.budget.optimizer), total: limits(config.budget.total) };
 }
 
 async function loadSplits(

@@ -103,3 +103,21 @@ test("the optimizer's model of the config, from its backend's section, metered i
   expect(lines[0]).toMatchObject({ role: 'optimizer', purpose: 'mine', provider: 'echo', modelId: 'echo-large' });
   expect(prepared.ledger.totals().overall.costUsd).toBeCloseTo(0.002, 6);
 });
+
+test("holds the model to the config's budgets before every call", async () => {
+  const prepared = await prepareChatModel({
+    layers: [{ name: 'test', config: { env: { name: 'quiet' }, model: { target_backend: 'echo', optimizer_backend: 'echo' } } }],
+    overrides: ['budget.total.max_calls=2'],
+    workingDirectory: folder,
+    resolver,
+    role: 'optimizer',
+    ledgerFile: path.join(folder, 'ledger.jsonl'),
+    budgetResumeCommand: 'skillopt sleep mine',
+  });
+  const call = () => prepared.model.generate({ messages: [{ role: 'user', content: 'x' }], purpose: 'mine' });
+  await call();
+  await call();
+  await expect(call()).rejects.toMatchObject({ code: 'budget-spent', details: { configKey: 'budget.total.max_calls', used: 2, max: 2 } });
+  await prepared.ledger.close();
+  expect(prepared.ledger.totals().overall.calls).toBe(2);
+});
