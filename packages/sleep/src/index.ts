@@ -112,3 +112,14 @@ export {
 } from './command-line/mine-run.js';
 export { mineSummary } from './command-line/mine-summary.js';
 export { type LocationOptions, sourceLocationsOf } from './command-line/location-options.js';
+export { STAGING_FORMAT, type StagedDocument, type StagingManifest } from './staging/staging-manifest.js';
+export { type ProposedDocument, type StageProposalOptions, stageProposal } from './staging/stage-proposal.js';
+export { listStagedProposals, readStagedProposal, type StagedProposal } from './staging/staged-proposals.js';
+export {
+  ADOPTION_RECEIPT_FILE,
+  ADOPTION_RECEIPT_FORMAT,
+  type AdoptionReceipt,
+  type ProposalStatus,
+  type ReceiptDocument,
+  type ReceiptEntry,
+} from './adoption/adoption-receipt.js';
