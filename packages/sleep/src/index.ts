@@ -123,3 +123,18 @@ export {
   type ReceiptDocument,
   type ReceiptEntry,
 } from './adoption/adoption-receipt.js';
+export { ADOPTION_JOURNAL_FILE, ADOPTION_JOURNAL_FORMAT } from './adoption/transaction-journal.js';
+export {
+  ADOPTION_RECOVERY_CONFLICT_ERROR_CODE,
+  ADOPTION_REFUSED_ERROR_CODE,
+  type AppliedChange,
+  type ChangedFile,
+  type FileChange,
+  type FileContent,
+  type FileTransactionOptions,
+  type PlannedChange,
+  type RecoveryResult,
+  recoverInterruptedTransaction,
+  runFileTransaction,
+  type TransactionResult,
+} from './adoption/file-transaction.js';

@@ -16,3 +16,9 @@ export async function readFileIfPresent(filePath: string): Promise<Buffer | unde
     throw error;
   }
 }
+
+/** The SHA-256 of a file's bytes, or null when it does not exist (the pin of "there was no file"). */
+export async function fileSha256(filePath: string): Promise<string | null> {
+  const bytes = await readFileIfPresent(filePath);
+  return bytes === undefined ? null : sha256Of(bytes);
+}
