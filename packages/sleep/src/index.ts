@@ -138,3 +138,4 @@ export {
   runFileTransaction,
   type TransactionResult,
 } from './adoption/file-transaction.js';
+export { ADOPTION_BACKUP_FOLDER, type AdoptionOptions, type AdoptionResult, adoptProposal, undoAdoption } from './adoption/adopt-proposal.js';
