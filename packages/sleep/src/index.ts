@@ -112,3 +112,30 @@ export {
 } from './command-line/mine-run.js';
 export { mineSummary } from './command-line/mine-summary.js';
 export { type LocationOptions, sourceLocationsOf } from './command-line/location-options.js';
+export { STAGING_FORMAT, type StagedDocument, type StagingManifest } from './staging/staging-manifest.js';
+export { type ProposedDocument, type StageProposalOptions, stageProposal } from './staging/stage-proposal.js';
+export { listStagedProposals, readStagedProposal, type StagedProposal } from './staging/staged-proposals.js';
+export {
+  ADOPTION_RECEIPT_FILE,
+  ADOPTION_RECEIPT_FORMAT,
+  type AdoptionReceipt,
+  type ProposalStatus,
+  type ReceiptDocument,
+  type ReceiptEntry,
+} from './adoption/adoption-receipt.js';
+export { ADOPTION_JOURNAL_FILE, ADOPTION_JOURNAL_FORMAT } from './adoption/transaction-journal.js';
+export {
+  ADOPTION_RECOVERY_CONFLICT_ERROR_CODE,
+  ADOPTION_REFUSED_ERROR_CODE,
+  type AppliedChange,
+  type ChangedFile,
+  type FileChange,
+  type FileContent,
+  type FileTransactionOptions,
+  type PlannedChange,
+  type RecoveryResult,
+  recoverInterruptedTransaction,
+  runFileTransaction,
+  type TransactionResult,
+} from './adoption/file-transaction.js';
+export { ADOPTION_BACKUP_FOLDER, type AdoptionOptions, type AdoptionResult, adoptProposal, undoAdoption } from './adoption/adopt-proposal.js';
