@@ -93,7 +93,7 @@ export { applyLearnedEdits, type LearnedEditsResult } from './learned-block/lear
 export { type LearnedBlockLocation, type LearnedBlockSpelling, locateLearnedBlock } from './learned-block/learned-block-location.js';
 export { LEARNED_BLOCK_BANNER, LEARNED_BLOCK_HEADING, readLearnedRules, renderLearnedBlock, writeLearnedRules } from './learned-block/learned-rules.js';
 export { DEFAULT_EDIT_BUDGET, runNight, type RunNightOptions } from './night/run-night.js';
-export { type HardSoftScore, NIGHT_REPORT_FORMAT, type NightGateDecision, type NightReport } from './night/night-report.js';
+export { type HardSoftScore, NIGHT_REPORT_FORMAT, nightExitCode, type NightGateDecision, type NightReport, type SpentLimit } from './night/night-report.js';
 export { type NightRefusal, type NightTaskSelection, selectNightTasks } from './night/night-tasks.js';
 export { NIGHT_ENVIRONMENT_ID } from './night/night-environment.js';
 export { renderNightReport } from './night/night-report-markdown.js';
@@ -139,3 +139,9 @@ export {
   type TransactionResult,
 } from './adoption/file-transaction.js';
 export { ADOPTION_BACKUP_FOLDER, type AdoptionOptions, type AdoptionResult, adoptProposal, undoAdoption } from './adoption/adopt-proposal.js';
+export { type NightRecord, NIGHT_OUTCOMES, type NightOutcome, NIGHTS_FILE, readNightHistory } from './project-state/night-history.js';
+export { type LockedProjectState, lockProjectState, type ProjectStateLayout, projectStateLayout } from './project-state/project-state.js';
+export { defaultSkillDocument, MANAGED_SKILL_NAME, type PinnedDocument, readPinnedDocument } from './night/pinned-document.js';
+export { type ProjectNightRequest, type ProjectNightResult, runProjectNight } from './night/project-night.js';
+export { type AdoptRequest, adoptStaged, adoptionSummary, NOTHING_TO_ADOPT_ERROR_CODE } from './command-line/adopt-run.js';
+export { readSleepStatus, type SleepStatus, type StatusRequest, statusSummary } from './command-line/status-run.js';

@@ -70,6 +70,26 @@ describe('skillopt-sleep, the command line @skillopt/sleep ships for plugins', (
   });
 });
 
+describe('skillopt-sleep run, status and adopt, the same as skillopt sleep run, status and adopt', () => {
+  test('a persona night is staged, listed, adopted and undone; exit codes say what happened', async () => {
+    const state = ['--state-dir', 'state'];
+    expect(await run('run', '--persona', 'programmer', ...state)).toBe(0);
+    expect(written.join('')).toContain('# SkillOpt Sleep night 1: the gate accepted new rules');
+    written = [];
+    expect(await run('status', ...state, '--json')).toBe(0);
+    expect(JSON.parse(written[0] as string)).toMatchObject({ type: 'result', nights: 1, proposals: [{ night: 1, status: 'pending' }] });
+    written = [];
+    expect(await run('adopt', ...state)).toBe(0);
+    const skill = path.join(workDirectory, '.claude', 'skills', 'skillopt-sleep-learned', 'SKILL.md');
+    expect(written.join('')).toContain(`Created ${skill}.`);
+    expect(await readFile(skill, 'utf8')).toContain('- Start a commit subject with a bare verb such as Add or Fix');
+    await expect(run('adopt', ...state)).rejects.toMatchObject({ code: 'nothing-to-adopt' });
+    expect(await run('adopt', '--undo', ...state)).toBe(0);
+    await expect(readFile(skill, 'utf8')).rejects.toThrow('ENOENT');
+    expect(await run('run', '--persona', 'programmer', ...state, '--set', 'budget.total.max_calls=3')).toBe(1);
+  });
+});
+
 describe('skillopt-sleep harvest, the same harvest as skillopt sleep harvest', () => {
   test('reads a Claude Code home given by flag, printing per source, and streams records under --json', async () => {
     const folder = path.join(workDirectory, 'claude', 'projects', '-work-app');

@@ -46,8 +46,12 @@ const readOptions = {
   remedy: 'Move the file aside to start the project over from the lookback window.',
 };
 
+function readCheckpointsFile(file: string): Promise<CheckpointsFile | undefined> {
+  return readJsonFileIfExists(file, checkpointsSchema, readOptions);
+}
+
 export function createCheckpointStore(stateDirectory: string): CheckpointStore {
-  const readFile = (file: string) => readJsonFileIfExists(file, checkpointsSchema, readOptions);
+  const readFile = readCheckpointsFile;
   return {
     stateDirectory,
     async read(project, source) {
@@ -70,19 +74,28 @@ export function createCheckpointStore(stateDirectory: string): CheckpointStore {
       return found;
     },
     async advance(project, sources, until) {
-      if (!Number.isInteger(until) || until < 0)
-        throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `A checkpoint is epoch milliseconds; got ${until}.` });
-      const absolute = path.resolve(project);
-      const file = checkpointsFile(stateDirectory, absolute);
-      await mkdir(path.dirname(file), { recursive: true });
-      const lock = await acquireDirectoryLock(path.dirname(file), { purpose: 'sleep state' });
+      const directory = projectStateDirectory(stateDirectory, path.resolve(project));
+      await mkdir(directory, { recursive: true });
+      const lock = await acquireDirectoryLock(directory, { purpose: 'sleep state' });
       try {
-        const current: CheckpointsFile = (await readFile(file)) ?? { format: CHECKPOINTS_FORMAT, project: absolute, sources: {} };
-        for (const source of sources) current.sources[source] = Math.max(current.sources[source] ?? 0, until);
-        await writeJsonAtomic(file, current);
+        await advanceCheckpointsUnderLock(stateDirectory, project, sources, until);
       } finally {
         await lock.release();
       }
     },
   };
+}
+
+/**
+ * Moves a project's checkpoints forward, never backward, for a caller that already holds the
+ * project's state lock (a night holds it from start to end).
+ */
+export async function advanceCheckpointsUnderLock(stateDirectory: string, project: string, sources: readonly SourceId[], until: number): Promise<void> {
+  if (!Number.isInteger(until) || until < 0)
+    throw new SkillOptError({ code: ERROR_CODES.internal, category: 'internal', message: `A checkpoint is epoch milliseconds; got ${until}.` });
+  const absolute = path.resolve(project);
+  const file = checkpointsFile(stateDirectory, absolute);
+  const current: CheckpointsFile = (await readCheckpointsFile(file)) ?? { format: CHECKPOINTS_FORMAT, project: absolute, sources: {} };
+  for (const source of sources) current.sources[source] = Math.max(current.sources[source] ?? 0, until);
+  await writeJsonAtomic(file, current);
 }

@@ -35,12 +35,16 @@ export interface MineRunRequest extends Omit<HarvestRunRequest, 'projects' | 'al
   layers?: readonly ConfigLayerInput[] | undefined;
   overrides?: readonly string[] | undefined;
   resolver?: PackageResolver | undefined;
+  /** What to run again once a spent budget is raised, for the budget's message. */
+  budgetResumeCommand?: string | undefined;
 }
 
 /** The miner's model calls, when a model mined: in a ledger of their own, as every paid call is. */
 export interface MinerCalls {
   ledgerFile: string;
   calls: number;
+  inputTokens: number;
+  outputTokens: number;
   costUsd: number;
   /** Calls of models without a price: while above 0, costUsd is a lower bound. */
   unpricedCalls: number;
@@ -147,6 +151,7 @@ async function minerModel(request: MineRunRequest, project: string) {
     resolver: withNightEnvironment(request.resolver),
     role: 'optimizer',
     ledgerFile,
+    budgetResumeCommand: request.budgetResumeCommand ?? 'sleep mine',
   });
   return { prepared, ledgerFile };
 }
@@ -156,6 +161,8 @@ function minerCallsOf(model: Awaited<ReturnType<typeof minerModel>>, failures: S
   return {
     ledgerFile: model.ledgerFile,
     calls: overall.calls,
+    inputTokens: overall.inputTokens,
+    outputTokens: overall.outputTokens,
     costUsd: overall.costUsd,
     unpricedCalls: overall.unpricedCalls,
     simulated: model.prepared.simulated,

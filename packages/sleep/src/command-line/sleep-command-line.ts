@@ -2,6 +2,11 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
+import { nightExitCode } from '../night/night-report.js';
+import { runProjectNight } from '../night/project-night.js';
+import { DEFAULT_EDIT_BUDGET } from '../night/run-night.js';
+import { adoptStaged, adoptionSummary } from './adopt-run.js';
+import { readSleepStatus, statusSummary } from './status-run.js';
 import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
@@ -10,7 +15,7 @@ import { mineSummary } from './mine-summary.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
-const SUBCOMMANDS = ['harvest', 'mine', 'dry-run'] as const;
+const SUBCOMMANDS = ['harvest', 'mine', 'dry-run', 'run', 'status', 'adopt'] as const;
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
@@ -18,6 +23,9 @@ Commands:
   harvest   read your own coding-agent sessions and say, per source, what a night would learn from
   mine      turn one project's sessions into a task file for you to review, then pass to dry-run
   dry-run   run one whole night on a task file and print its report; stages nothing
+  run       one night for a project: its new sessions (or a reviewed task file) to a proposal staged for review
+  status    the project's nights, checkpoints and staged proposals
+  adopt     write a staged proposal into the live skill document, as one transaction; --undo puts it back
 
 skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-projects] [--since <time> | --lookback <span>] [--max-sessions <n>] [--state-dir <folder>] [--json]
 
@@ -53,11 +61,38 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
   --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
+skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--config <file>] [--set key=value]... [--edit-budget <n>] [--staging-in-project] [--state-dir <folder>] [--json]
+
+  --project             the project the night is for (default: the current folder): its sessions, its state, its proposal
+  --skill               the skill document whose learned block the night trains
+                        (default: <project>/.claude/skills/skillopt-sleep-learned/SKILL.md, created on adoption if missing)
+  --tasks               replay a reviewed task file of this project instead of harvesting (no checkpoint moves)
+  --persona             a shipped example developer's tasks as this project's (${PERSONAS.join(' or ')}), to try a night on
+  --miner               llm (default): the config's optimizer model mines the new sessions into tasks; heuristic: no model
+  --config, --set       backends, gate and budget: e.g. --set budget.total.max_calls=200 --set budget.total.max_wall_seconds=1800
+  --edit-budget         the most rules one night may add, change or remove (default ${DEFAULT_EDIT_BUDGET})
+  --staging-in-project  stage in <project>/.skillopt-sleep/staging (with a .gitignore) instead of the state directory
+  The harvest's --source, --since, --lookback, --max-sessions and source-location flags, and mine's --max-tasks,
+  --val-fraction and --test-fraction, as above. The live document is never written: adopt does that.
+
+skillopt-sleep status [--project <folder>] [--state-dir <folder>] [--json]
+
+skillopt-sleep adopt [--project <folder>] [--staging <folder>] [--undo] [--state-dir <folder>] [--json]
+
+  --staging  the staged proposal to adopt (default: the project's latest one not yet adopted)
+  --undo     put back what the last adoption replaced (default: the project's latest adopted proposal)
+  Adoption refuses when a document changed since its night read it, writes every document of the proposal or none,
+  keeps a backup and a receipt, and finishes rolling back an adoption a crash interrupted before anything else.
+
 Examples:
   skillopt-sleep harvest --lookback 7d
   skillopt-sleep mine --lookback 7d --out tasks.json
   skillopt-sleep dry-run --persona researcher
   skillopt-sleep dry-run --tasks tasks.json --skill .claude/skills/my-skill/SKILL.md --set evaluation.gate_strategy=paired
+  skillopt-sleep run --persona researcher
+  skillopt-sleep run --lookback 7d --set budget.total.max_calls=300
+  skillopt-sleep status
+  skillopt-sleep adopt
 `;
 
 export interface CommandLineIo {
@@ -85,6 +120,9 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   }
   if (command === 'harvest') return runHarvest(rest, io);
   if (command === 'mine') return runMine(rest, io);
+  if (command === 'run') return runNightCommand(rest, io);
+  if (command === 'status') return runStatus(rest, io);
+  if (command === 'adopt') return runAdopt(rest, io);
   const values = parseOptions<{
     tasks?: string;
     skill?: string;
@@ -121,7 +159,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   for (const warning of night.warnings) io.writeError(`Warning: ${warning}\n`);
   io.write(values.json ? `${JSON.stringify({ type: 'result', ...night.report })}\n` : night.markdown);
   if (!values.json) io.write(`\nReport written to ${night.outputDirectory}/report.md\n`);
-  return night.report.outcome === 'refused' ? 1 : 0;
+  return nightExitCode(night.report);
 }
 
 const LOCATION_OPTION_NAMES = [
@@ -260,5 +298,105 @@ async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<n
       `  ${report.source}: ${report.sessions} sessions, ${report.tasks} tasks, ${report.filesRead} files read, ${report.filesSkippedUnopened} not opened\n`,
     );
   io.write('Nothing was written and no checkpoint moved.\n');
+  return 0;
+}
+
+/** `skillopt-sleep run`: one night for one project, staged for review. */
+async function runNightCommand(args: readonly string[], io: CommandLineIo): Promise<number> {
+  type RunValues = HarvestValues & {
+    project?: string;
+    skill?: string;
+    tasks?: string;
+    persona?: string;
+    miner?: string;
+    config?: string;
+    set?: string[];
+    'edit-budget'?: string;
+    'staging-in-project'?: boolean;
+    'max-tasks'?: string;
+    'val-fraction'?: string;
+    'test-fraction'?: string;
+  };
+  const values = parseOptions<RunValues>(args, {
+    ...HARVEST_OPTIONS,
+    project: { type: 'string', short: 'p' },
+    skill: { type: 'string' },
+    tasks: { type: 'string' },
+    persona: { type: 'string' },
+    miner: { type: 'string' },
+    config: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    'edit-budget': { type: 'string' },
+    'staging-in-project': { type: 'boolean' },
+    'max-tasks': { type: 'string' },
+    'val-fraction': { type: 'string' },
+    'test-fraction': { type: 'string' },
+  });
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const result = await runProjectNight({
+    ...harvestRequestOf(values, io),
+    project: values.project,
+    skill: values.skill,
+    tasksFile: values.tasks,
+    persona: values.persona,
+    miner: minerFlag(values.miner),
+    maxTasks: wholeNumberOption('max-tasks', values['max-tasks']),
+    ...splitFractionFlags(values),
+    editBudget: wholeNumberOption('edit-budget', values['edit-budget']),
+    stagingInProject: values['staging-in-project'],
+    ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
+    overrides: values.set ?? [],
+    resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
+    resumeCommand: 'skillopt-sleep run (the next night starts over)',
+  });
+  for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
+  const { markdown, ...facts } = result;
+  if (values.json) io.write(`${JSON.stringify({ type: 'result', ...facts })}\n`);
+  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n`);
+  return result.report === undefined ? 0 : nightExitCode(result.report);
+}
+
+/** `skillopt-sleep status`. */
+async function runStatus(args: readonly string[], io: CommandLineIo): Promise<number> {
+  const values = parseOptions<{ project?: string; 'state-dir'?: string; json?: boolean; help?: boolean }>(args, {
+    project: { type: 'string', short: 'p' },
+    'state-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const status = await readSleepStatus({ project: values.project, stateDirectory: values['state-dir'], workingDirectory: io.workingDirectory });
+  io.write(values.json ? `${JSON.stringify({ type: 'result', ...status })}\n` : statusSummary(status));
+  return 0;
+}
+
+/** `skillopt-sleep adopt`. */
+async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<number> {
+  const values = parseOptions<{ project?: string; staging?: string; undo?: boolean; 'state-dir'?: string; json?: boolean; help?: boolean }>(args, {
+    project: { type: 'string', short: 'p' },
+    staging: { type: 'string' },
+    undo: { type: 'boolean' },
+    'state-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const result = await adoptStaged({
+    project: values.project,
+    staging: values.staging,
+    undo: values.undo ?? false,
+    stateDirectory: values['state-dir'],
+    workingDirectory: io.workingDirectory,
+  });
+  io.write(values.json ? `${JSON.stringify({ type: 'result', ...result })}\n` : adoptionSummary(result));
   return 0;
 }

@@ -15,7 +15,7 @@ export interface NightConfigInput {
  * A night's run config, as the first layer under the user's own (`--config`, `--set`): one step
  * over every training task, the edit budget as a constant learning rate, no epoch-end stages (a
  * night is one step), the gate on the validation tasks with the original's mixed metric, and the
- * test tasks scored at the end when there are any. The simulated model is the default backend,
+ * test tasks scored at the end when there are any, and budgets checked before every call. The simulated model is the default backend,
  * so a night runs with no key and no network until the user names another.
  */
 export function nightConfigLayer(input: NightConfigInput): ConfigLayerInput {
@@ -34,6 +34,8 @@ export function nightConfigLayer(input: NightConfigInput): ConfigLayerInput {
         use_meta_skill: false,
       },
       evaluation: { gate_metric: 'mixed', gate_mixed_weight: 0.5, eval_test: input.testTasks > 0 },
+      // A night is one step: a limit (budget.total.max_calls, max_usd, max_wall_seconds, …) must stop it before the next call, not after the step.
+      budget: { stop_mid_step: true },
     },
   };
 }

@@ -16,11 +16,15 @@ const OUTCOME_TITLES: Record<NightReport['outcome'], string> = {
   accepted: 'the gate accepted new rules',
   rejected: 'the gate kept the rules as they were',
   refused: 'nothing could be validated',
+  'budget-spent': 'a budget stopped it',
 };
 
 /** The night's report as a person reads it: the outcome first, then the evidence behind it. */
 export function renderNightReport(report: NightReport): string {
-  const lines = [`# SkillOpt Sleep night${report.dryRun ? ' (dry run)' : ''}: ${OUTCOME_TITLES[report.outcome]}`, ''];
+  const lines = [
+    `# SkillOpt Sleep night${report.night === undefined ? '' : ` ${report.night}`}${report.dryRun ? ' (dry run)' : ''}: ${OUTCOME_TITLES[report.outcome]}`,
+    '',
+  ];
   lines.push(`Skill document: \`${report.documentPath}\``, '');
   const { tasks } = report;
   lines.push(
@@ -41,6 +45,18 @@ export function renderNightReport(report: NightReport): string {
     lines.push('## Why nothing was learned', '', `The night was not run: ${report.refusal.reason}.`, '', 'Nothing would be staged.', '');
     return `${lines.join('\n')}`;
   }
+  if (report.budget !== undefined) {
+    lines.push(
+      '## Why it stopped',
+      '',
+      ...report.budget.spent.map((limit) => `- ${limit.configKey}: ${limit.used} of ${limit.max} used`),
+      '',
+      'The gate decided nothing, nothing is staged and no checkpoint moved: the next night starts over. Raise the limit with --set to let a night finish.',
+      '',
+    );
+    appendUsage(lines, report);
+    return `${lines.join('\n')}\n`;
+  }
   lines.push('## Scores', '');
   if (report.validation !== undefined) {
     const { before, after, gateMetric } = report.validation;
@@ -58,9 +74,27 @@ export function renderNightReport(report: NightReport): string {
     lines.push(`- ${decision.accepted ? 'accepted' : 'rejected'} by the ${decision.strategy} gate${partial}: ${decision.reason}`);
   }
   lines.push('', '## Rules', '', 'Added:', ...bullets(report.rules.added, 'none'), '', 'Removed:', ...bullets(report.rules.removed, 'none'), '');
-  lines.push('## What would be staged', '');
-  if (report.wouldStage === null) lines.push('Nothing: the skill document would stay as it is.');
-  else lines.push(`\`${report.wouldStage.documentPath}\` with its learned block rewritten:`, '', '```markdown', report.wouldStage.document.trimEnd(), '```');
+  appendStaging(lines, report);
+  appendUsage(lines, report);
+  if (report.runDirectory !== undefined) lines.push('', `Every replay, the ledger and the events: \`${report.runDirectory}\``);
+  return `${lines.join('\n')}\n`;
+}
+
+function appendStaging(lines: string[], report: NightReport): void {
+  lines.push(report.dryRun ? '## What would be staged' : '## Staged for review', '');
+  if (report.stagingRefusal !== undefined) lines.push(`Nothing was staged: ${report.stagingRefusal}`, '');
+  else if (report.staged !== undefined)
+    lines.push(
+      `Staged in \`${report.staged.directory}\`. The live document is unchanged until you adopt it (\`sleep adopt\`); \`sleep adopt --undo\` puts it back.`,
+      '',
+    );
+  if (report.wouldStage === null)
+    lines.push(report.dryRun ? 'Nothing: the skill document would stay as it is.' : 'Nothing: the skill document stays as it is.');
+  else if (report.stagingRefusal === undefined)
+    lines.push(`\`${report.wouldStage.documentPath}\` with its learned block rewritten:`, '', '```markdown', report.wouldStage.document.trimEnd(), '```');
+}
+
+function appendUsage(lines: string[], report: NightReport): void {
   if (report.usage !== undefined) {
     const purposes = Object.entries(report.usage.byPurpose)
       .filter(([, calls]) => calls > 0)
@@ -74,6 +108,4 @@ export function renderNightReport(report: NightReport): string {
       `${report.usage.calls} model calls (${purposes}), ${report.usage.inputTokens} input and ${report.usage.outputTokens} output tokens, ${cost}.`,
     );
   }
-  if (report.runDirectory !== undefined) lines.push('', `Every replay, the ledger and the events: \`${report.runDirectory}\``);
-  return `${lines.join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 import type { LedgerTotals, StepGate } from '@skillopt/core';
 import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
+import type { NightSpend } from './night-budget.js';
 import type { NightRefusal } from './night-tasks.js';
 
 export const NIGHT_REPORT_FORMAT = 'skillopt.sleep.night.v1';
@@ -15,10 +16,22 @@ export interface NightGateDecision extends StepGate {
   partial: boolean;
 }
 
+/** A budget limit a night spent: what stopped it. */
+export interface SpentLimit {
+  scope: string;
+  limit: string;
+  max: number;
+  used: number;
+  /** The config key that raises it, e.g. budget.total.max_calls. */
+  configKey: string;
+}
+
 /** What one night did and would stage, for a person (night-report-markdown.ts) and for tools (JSON). */
 export interface NightReport {
   format: typeof NIGHT_REPORT_FORMAT;
   dryRun: boolean;
+  /** The project's night number (`sleep run`); a dry run has none. */
+  night?: number;
   /** The skill document whose learned block the night trained. */
   documentPath: string;
   tasks: {
@@ -30,8 +43,10 @@ export interface NightReport {
     /** Tasks core excluded after their backend kept failing (or their judge did): never scored. */
     excluded: Array<{ phase: string; id: string; code: string; message: string }>;
   };
-  outcome: 'accepted' | 'rejected' | 'refused';
+  /** budget-spent: a limit stopped the night before the gate decided; nothing is staged and the next night starts over. */
+  outcome: 'accepted' | 'rejected' | 'refused' | 'budget-spent';
   refusal?: NightRefusal;
+  budget?: { spent: SpentLimit[] };
   /** Gate scores (the mixed metric unless configured otherwise) on the validation tasks. */
   validation?: { gateMetric: string; before: HardSoftScore & { score: number | null }; after: HardSoftScore & { score: number | null } };
   /** The current rules on the training tasks, as the step replayed them. */
@@ -42,6 +57,10 @@ export interface NightReport {
   rules: { before: string[]; after: string[]; added: string[]; removed: string[] };
   /** What a night that is not a dry run would stage; null when nothing changed. */
   wouldStage: { documentPath: string; document: string } | null;
+  /** Where `sleep run` staged it for review and adoption. */
+  staged?: { directory: string };
+  /** Why an accepted proposal was not staged after all (the document changed while the night ran). */
+  stagingRefusal?: string;
   /** The core run directory with every replay, the ledger and the events. */
   runDirectory?: string;
   usage?: {
@@ -55,16 +74,22 @@ export interface NightReport {
   };
 }
 
-/** The figures of the ledger's totals a night report shows: calls by purpose (replay, judge, reflect, …). */
-export function nightUsage(totals: LedgerTotals): NonNullable<NightReport['usage']> {
+/** The exit code of a night's command: 1 when it could not be validated or a budget stopped it, else 0 (a rejection is a decision). */
+export function nightExitCode(report: Pick<NightReport, 'outcome' | 'stagingRefusal'>): 0 | 1 {
+  return report.outcome === 'refused' || report.outcome === 'budget-spent' || report.stagingRefusal !== undefined ? 1 : 0;
+}
+
+/** The figures of the ledger's totals a night report shows, with the mining before the run: calls by purpose (mine, replay, judge, reflect, …). */
+export function nightUsage(totals: LedgerTotals, mining?: Omit<NightSpend, 'wallSeconds'>): NonNullable<NightReport['usage']> {
   const overall = totals.overall;
   const byPurpose: Record<string, number> = {};
-  for (const [purpose, purposeTotals] of Object.entries(totals.byPurpose)) byPurpose[purpose] = purposeTotals.calls;
+  if (mining !== undefined && mining.calls > 0) byPurpose.mine = mining.calls;
+  for (const [purpose, purposeTotals] of Object.entries(totals.byPurpose)) byPurpose[purpose] = (byPurpose[purpose] ?? 0) + purposeTotals.calls;
   return {
-    calls: overall.calls,
-    inputTokens: overall.inputTokens,
-    outputTokens: overall.outputTokens,
-    costUsd: overall.costUsd,
+    calls: overall.calls + (mining?.calls ?? 0),
+    inputTokens: overall.inputTokens + (mining?.inputTokens ?? 0),
+    outputTokens: overall.outputTokens + (mining?.outputTokens ?? 0),
+    costUsd: overall.costUsd + (mining?.costUsd ?? 0),
     unpricedCalls: overall.unpricedCalls,
     byPurpose,
   };

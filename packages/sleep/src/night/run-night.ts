@@ -1,11 +1,21 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { RunEvent } from '@skillopt/contract';
-import { type ConfigLayerInput, type PackageResolver, prepareRun, readRunHistory, train, writeFileAtomic } from '@skillopt/core';
+import { ERROR_CODES, type RunEvent, SkillOptError } from '@skillopt/contract';
+import {
+  type ConfigLayerInput,
+  type PackageResolver,
+  prepareRun,
+  readRunHistory,
+  readRunLedger,
+  summariseEntries,
+  train,
+  writeFileAtomic,
+} from '@skillopt/core';
 import { readLearnedRules, writeLearnedRules } from '../learned-block/learned-rules.js';
 import { writeTaskFile } from '../tasks/task-file.js';
 import type { ReferenceKind, TaskRecord, TaskSplit } from '../tasks/task-record.js';
 import { rulesOfSkillText } from './learned-skill.js';
+import { budgetLeft, limitsAsSet, type NightSpend, spentLimitsOf } from './night-budget.js';
 import { nightConfigLayer, nightEnvironmentSection } from './night-config.js';
 import { NIGHT_REPORT_FORMAT, type NightReport, nightUsage } from './night-report.js';
 import { withNightEnvironment } from './night-resolver.js';
@@ -19,6 +29,8 @@ export interface RunNightOptions {
   tasks: readonly TaskRecord[];
   /** The skill document whose learned block the night trains. */
   documentPath: string;
+  /** Its text as the caller read (and pinned) it; default: read from documentPath. */
+  document?: string;
   /** Where the night keeps its files: the tasks it replayed, the document as it began, core's run. */
   nightDirectory: string;
   /** The user's config layers (backends, gate settings), above the night's defaults. */
@@ -37,6 +49,8 @@ export interface RunNightOptions {
   onEvent?: (event: RunEvent) => void;
   /** The command that resumes the night's run, named when it stops. */
   resumeCommand?: string;
+  /** What the night spent before its run (mining its tasks): it counts against the night's budgets and calls. */
+  spentBefore?: NightSpend;
 }
 
 function countBy<Key extends string>(tasks: readonly TaskRecord[], keyOf: (task: TaskRecord) => Key): Partial<Record<Key, number>> {
@@ -53,7 +67,7 @@ function countBy<Key extends string>(tasks: readonly TaskRecord[], keyOf: (task:
  * report says what would be staged.
  */
 export async function runNight(options: RunNightOptions): Promise<NightReport> {
-  const document = await readFile(options.documentPath, 'utf8');
+  const document = options.document ?? (await readFile(options.documentPath, 'utf8'));
   const rulesBefore = readLearnedRules(document);
   const selection = selectNightTasks(options.tasks);
   const bySplit = { train: 0, val: 0, test: 0, ...countBy(selection.tasks, (task) => task.split) } as Record<TaskSplit, number>;
@@ -109,8 +123,10 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     resolver: withNightEnvironment(options.resolver),
     needsOptimizer: true,
   });
+  const budgetAsSet = run.config.budget;
+  if (options.spentBefore !== undefined) run.config.budget = budgetLeft(budgetAsSet, options.spentBefore);
   const runDirectory = path.join(options.nightDirectory, 'run');
-  const summary = await train({
+  const training = train({
     config: run.config,
     environment: run.environment,
     target: run.target,
@@ -123,6 +139,21 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.resumeCommand === undefined ? {} : { resumeCommand: options.resumeCommand }),
   });
+  const summary = await training.catch(async (error: unknown) => {
+    if (!(SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent)) throw error;
+    return { budgetSpent: limitsAsSet(spentLimitsOf(error), options.spentBefore, budgetAsSet) };
+  });
+  if ('budgetSpent' in summary)
+    return {
+      ...base,
+      tasks: taskCounts,
+      outcome: 'budget-spent',
+      budget: { spent: summary.budgetSpent },
+      rules: { before: rulesBefore, after: rulesBefore, added: [], removed: [] },
+      wouldStage: null,
+      runDirectory,
+      usage: nightUsage(summariseEntries(await readRunLedger(runDirectory)), options.spentBefore),
+    };
   const history = await readRunHistory(runDirectory, summary.epochs * summary.stepsPerEpoch);
   const rulesAfter = rulesOfSkillText(await readFile(summary.bestSkillPath, 'utf8'));
   const accepted = summary.acceptedCandidates > 0;
@@ -158,6 +189,6 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     },
     wouldStage: accepted && documentAfter !== document ? { documentPath: options.documentPath, document: documentAfter } : null,
     runDirectory,
-    usage: nightUsage(summary.usage),
+    usage: nightUsage(summary.usage, options.spentBefore),
   };
 }

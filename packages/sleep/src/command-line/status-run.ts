@@ -1,0 +1,104 @@
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import { type DirectoryLockHolder, readDirectoryLock } from '@skillopt/core';
+import { createCheckpointStore } from '../checkpoints/checkpoint-store.js';
+import { defaultStateDirectory } from '../checkpoints/state-directory.js';
+import { SOURCE_IDS, type SourceId } from '../harvest/session-record.js';
+import type { NightRecord } from '../project-state/night-history.js';
+import { readNightHistory } from '../project-state/night-history.js';
+import { projectStateLayout } from '../project-state/project-state.js';
+import { listStagedProposals, type StagedProposal } from '../staging/staged-proposals.js';
+import { ADOPTION_JOURNAL_FILE } from '../adoption/transaction-journal.js';
+
+export interface StatusRequest {
+  project?: string | undefined;
+  stateDirectory?: string | undefined;
+  workingDirectory: string;
+}
+
+export interface SleepStatus {
+  project: string;
+  /** The project's folder of Sleep's state. */
+  stateDirectory: string;
+  /** How many nights have ended (any outcome), and the last five, newest last. */
+  nights: number;
+  recentNights: NightRecord[];
+  /** Who holds the project's state lock: a night running now; absent when none. */
+  runningNight?: DirectoryLockHolder;
+  /** Where each source's next night starts reading, as ISO times. */
+  checkpoints: Partial<Record<SourceId, string>>;
+  /** Every staged proposal of the project, oldest first, with whether it was adopted or undone. */
+  proposals: Array<{ directory: string; night: number; createdAt: string; status: StagedProposal['status']; documents: string[] }>;
+  /** An adoption was killed in the middle: the next `sleep adopt` rolls it back before anything else. */
+  interruptedAdoption: boolean;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** `sleep status`: what Sleep knows of one project, read without taking any lock. */
+export async function readSleepStatus(request: StatusRequest): Promise<SleepStatus> {
+  const project = path.resolve(request.workingDirectory, request.project ?? '.');
+  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(request.workingDirectory, request.stateDirectory);
+  const layout = projectStateLayout(stateDirectory, project);
+  const history = await readNightHistory(layout.directory);
+  const holder = await readDirectoryLock(layout.directory).catch(() => undefined);
+  const store = createCheckpointStore(stateDirectory);
+  const checkpoints: Partial<Record<SourceId, string>> = {};
+  for (const source of SOURCE_IDS) {
+    const time = await store.read(project, source);
+    if (time !== undefined) checkpoints[source] = new Date(time).toISOString();
+  }
+  const proposals = [...(await listStagedProposals(layout.stagingRoot)), ...(await listStagedProposals(layout.projectStagingRoot))]
+    .sort((first, second) => first.manifest.createdAt.localeCompare(second.manifest.createdAt))
+    .map((proposal) => ({
+      directory: proposal.directory,
+      night: proposal.manifest.night,
+      createdAt: proposal.manifest.createdAt,
+      status: proposal.status,
+      documents: proposal.manifest.documents.map((document) => document.livePath),
+    }));
+  return {
+    project,
+    stateDirectory: layout.directory,
+    nights: history.length,
+    recentNights: history.slice(-5),
+    ...(typeof holder === 'object' ? { runningNight: holder } : {}),
+    checkpoints,
+    proposals,
+    interruptedAdoption: await exists(path.join(layout.adoptionDirectory, ADOPTION_JOURNAL_FILE)),
+  };
+}
+
+function scoreText(record: NightRecord): string {
+  const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
+  return record.validation === undefined ? '' : `, validation ${percent(record.validation.before)} → ${percent(record.validation.after)}`;
+}
+
+/** The status as a person reads it, one fact a line. */
+export function statusSummary(status: SleepStatus, commandName = 'skillopt-sleep'): string {
+  const lines = [`Project: ${status.project}`, `State: ${status.stateDirectory}`, `Nights: ${status.nights}`];
+  if (status.runningNight !== undefined)
+    lines.push(`A night is running now: pid ${status.runningNight.pid} on ${status.runningNight.hostname}, since ${status.runningNight.startedAt}.`);
+  for (const record of status.recentNights)
+    lines.push(
+      `  night ${record.night} (${record.startedAt}): ${record.outcome}${scoreText(record)}${record.reason === undefined ? '' : ` — ${record.reason}`}`,
+    );
+  const checkpoints = Object.entries(status.checkpoints);
+  lines.push(
+    checkpoints.length === 0
+      ? 'Checkpoints: none yet (the next night reads the lookback window).'
+      : `Checkpoints: ${checkpoints.map(([source, time]) => `${source} ${time}`).join(', ')}`,
+  );
+  if (status.interruptedAdoption) lines.push(`An adoption was interrupted; \`${commandName} adopt\` rolls it back first, so nothing stays half-applied.`);
+  if (status.proposals.length === 0) lines.push('Staged proposals: none.');
+  for (const proposal of status.proposals)
+    lines.push(`Staged (night ${proposal.night}, ${proposal.status}): ${proposal.directory}\n  for ${proposal.documents.join(', ')}`);
+  const pending = status.proposals.filter((proposal) => proposal.status === 'pending');
+  if (pending.length > 0) lines.push(`Review ${path.join(pending.at(-1)!.directory, 'report.md')}, then \`${commandName} adopt\`.`);
+  return `${lines.join('\n')}\n`;
+}
