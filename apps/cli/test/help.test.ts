@@ -27,9 +27,12 @@ describe('--help', () => {
       'runs:list',
       'runs:show',
       'sim:serve',
+      'sleep:adopt',
       'sleep:dry-run',
       'sleep:harvest',
       'sleep:mine',
+      'sleep:run',
+      'sleep:status',
       'train',
     ]);
   });

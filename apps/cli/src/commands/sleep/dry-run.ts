@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Flags } from '@oclif/core';
-import { dryRunNight, nightInputFiles, PERSONAS } from '@skillopt/sleep';
+import { dryRunNight, nightExitCode, nightInputFiles, PERSONAS } from '@skillopt/sleep';
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
 import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
@@ -44,7 +44,7 @@ export default class SleepDryRun extends StreamingCommand {
       resolver: request.resolver,
     });
     for (const warning of night.warnings) writeWarning(warning);
-    if (night.report.outcome === 'refused') process.exitCode = EXIT_CODES.runFailed;
+    if (nightExitCode(night.report) === 1) process.exitCode = EXIT_CODES.runFailed;
     if (this.jsonEnabled()) return night.report;
     process.stdout.write(night.markdown);
     writeLine(`\nReport written to ${path.relative(workingDirectory, path.join(night.outputDirectory, 'report.md')) || 'report.md'}`);
