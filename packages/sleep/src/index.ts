@@ -111,6 +111,7 @@ export {
   splitFractionFlags,
 } from './command-line/mine-run.js';
 export { mineSummary } from './command-line/mine-summary.js';
+export { type ModelFlags, modelFlagOverrides } from './command-line/model-flags.js';
 export { type LocationOptions, sourceLocationsOf } from './command-line/location-options.js';
 export { STAGING_FORMAT, type StagedDocument, type StagingManifest } from './staging/staging-manifest.js';
 export { type ProposedDocument, type StageProposalOptions, stageProposal } from './staging/stage-proposal.js';

@@ -130,6 +130,13 @@ describe('sleep run: one night of a project, staged for review', () => {
     expect(await readFile(skill, 'utf8')).toContain('Keep the arXiv: prefix');
   });
 
+  test('autoAdopt adopts what the night stages, as adopt would', async () => {
+    const result = await night({ tasksFile: await researcherTasks(), autoAdopt: true });
+    expect(result.adoption).toMatchObject({ action: 'adopt', stagingDirectory: result.staging!.directory });
+    expect(await readFile(skill, 'utf8')).toContain('- Keep the arXiv: prefix on paper ids; never drop it.');
+    expect((await readStagedProposal(result.staging!.directory)).status).toBe('adopted');
+  });
+
   test('two nights at once on one project: the second is refused, naming the first, and the first completes', async () => {
     const tasksFile = await researcherTasks();
     const [first, second] = await Promise.allSettled([night({ tasksFile }), night({ tasksFile })]);

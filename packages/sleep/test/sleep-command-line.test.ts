@@ -87,6 +87,7 @@ describe('skillopt-sleep run, status and adopt, the same as skillopt sleep run, 
     expect(await run('adopt', '--undo', ...state)).toBe(0);
     await expect(readFile(skill, 'utf8')).rejects.toThrow('ENOENT');
     expect(await run('run', '--persona', 'programmer', ...state, '--set', 'budget.total.max_calls=3')).toBe(1);
+    await expect(run('run', '--persona', 'programmer', ...state, '--backend', 'smi')).rejects.toThrow(/"sim"/);
   });
 });
 

@@ -12,6 +12,7 @@ import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, splitFractionFlags } from './mine-run.js';
 import { mineSummary } from './mine-summary.js';
+import { modelFlagOverrides } from './model-flags.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
@@ -38,12 +39,12 @@ skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-proj
   --claude-home, --codex-home, --copilot-home, --copilot-session-store, --vscode-workspace-storage,
   --cursor-home, --pi-home, --opencode-db, --devin-transcripts: where a source lives, if not its default
 
-skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> | --lookback <span>] [--miner heuristic|llm] [--config <file>] [--set key=value]... [--max-sessions <n>] [--max-tasks <n>] [--val-fraction <f>] [--test-fraction <f>] [--out <task file>] [--state-dir <folder>] [--json]
+skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> | --lookback <span>] [--miner heuristic|llm] [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--max-sessions <n>] [--max-tasks <n>] [--val-fraction <f>] [--test-fraction <f>] [--out <task file>] [--state-dir <folder>] [--json]
 
   --project        the project whose sessions to mine (default: the current folder)
   --miner          heuristic (default: no model, tasks without references) or llm: the config's optimizer
                    model writes references, rubrics and rule checks (its calls in a ledger under the state directory)
-  --config, --set  the LLM miner's backend, as for dry-run (default: the simulated model)
+  --backend, --model, --config, --set  the LLM miner's backend, as for dry-run (default: the simulated model)
   --max-tasks      the most tasks the file holds (default ${DEFAULT_MINED_TASKS})
   --val-fraction   the share of tasks held out to validate the night's edits (default 0.34)
   --test-fraction  the share held out as a test the night only reports (default 0)
@@ -51,17 +52,18 @@ skillopt-sleep mine [--project <folder>] [--source <names>]... [--since <time> |
   The harvest's --source, --since, --lookback, --max-sessions, --state-dir and source-location flags as above.
   Tasks the heuristic miner writes carry no reference yet: add the answer, a rubric or rule checks to those you want judged.
 
-skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona <name>) [--config <file>] [--set key=value]... [--out <directory>] [--json]
+skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona <name>) [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--out <directory>] [--json]
 
   --tasks    the night's tasks (skillopt.sleep.tasks.v1, or the original's task files)
   --skill    the skill document whose learned block the night trains (read, never written)
   --persona  a shipped example instead: ${PERSONAS.join(' or ')} (its tasks and a starting skill document)
+  --backend  one backend for the target and the optimizer (default sim, the simulated model); --model its model
   --config   a SkillOpt config file (backends, gate settings) over the night's defaults
   --set      one config value, e.g. model.target_backend=openai or evaluation.gate_strategy=paired
   --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
-skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--config <file>] [--set key=value]... [--edit-budget <n>] [--staging-in-project] [--state-dir <folder>] [--json]
+skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--edit-budget <n>] [--staging-in-project] [--auto-adopt] [--state-dir <folder>] [--json]
 
   --project             the project the night is for (default: the current folder): its sessions, its state, its proposal
   --skill               the skill document whose learned block the night trains
@@ -69,9 +71,11 @@ skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <tas
   --tasks               replay a reviewed task file of this project instead of harvesting (no checkpoint moves)
   --persona             a shipped example developer's tasks as this project's (${PERSONAS.join(' or ')}), to try a night on
   --miner               llm (default): the config's optimizer model mines the new sessions into tasks; heuristic: no model
+  --backend, --model    one backend (and model) for both roles, e.g. --backend claude-code (its package installed beside)
   --config, --set       backends, gate and budget: e.g. --set budget.total.max_calls=200 --set budget.total.max_wall_seconds=1800
   --edit-budget         the most rules one night may add, change or remove (default ${DEFAULT_EDIT_BUDGET})
   --staging-in-project  stage in <project>/.skillopt-sleep/staging (with a .gitignore) instead of the state directory
+  --auto-adopt          adopt what the night stages at once, as adopt does (undo it with adopt --undo)
   The harvest's --source, --since, --lookback, --max-sessions and source-location flags, and mine's --max-tasks,
   --val-fraction and --test-fraction, as above. The live document is never written: adopt does that.
 
@@ -129,6 +133,8 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     persona?: string;
     config?: string;
     set?: string[];
+    backend?: string;
+    model?: string;
     out?: string;
     json?: boolean;
     help?: boolean;
@@ -138,6 +144,8 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     persona: { type: 'string' },
     config: { type: 'string' },
     set: { type: 'string', multiple: true },
+    backend: { type: 'string' },
+    model: { type: 'string' },
     out: { type: 'string' },
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -152,7 +160,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     skillFile,
     ...(values.out === undefined ? {} : { outputDirectory: values.out }),
     ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
-    overrides: values.set ?? [],
+    overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     workingDirectory: io.workingDirectory,
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
   });
@@ -231,6 +239,8 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     miner?: string;
     config?: string;
     set?: string[];
+    backend?: string;
+    model?: string;
     'max-tasks'?: string;
     'val-fraction'?: string;
     'test-fraction'?: string;
@@ -242,6 +252,8 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     miner: { type: 'string' },
     config: { type: 'string' },
     set: { type: 'string', multiple: true },
+    backend: { type: 'string' },
+    model: { type: 'string' },
     'max-tasks': { type: 'string' },
     'val-fraction': { type: 'string' },
     'test-fraction': { type: 'string' },
@@ -259,7 +271,7 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     output: values.out,
     miner: minerFlag(values.miner),
     ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
-    overrides: values.set ?? [],
+    overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
   });
   for (const warning of warnings) io.writeError(`Warning: ${warning}\n`);
@@ -311,8 +323,11 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     miner?: string;
     config?: string;
     set?: string[];
+    backend?: string;
+    model?: string;
     'edit-budget'?: string;
     'staging-in-project'?: boolean;
+    'auto-adopt'?: boolean;
     'max-tasks'?: string;
     'val-fraction'?: string;
     'test-fraction'?: string;
@@ -326,8 +341,11 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     miner: { type: 'string' },
     config: { type: 'string' },
     set: { type: 'string', multiple: true },
+    backend: { type: 'string' },
+    model: { type: 'string' },
     'edit-budget': { type: 'string' },
     'staging-in-project': { type: 'boolean' },
+    'auto-adopt': { type: 'boolean' },
     'max-tasks': { type: 'string' },
     'val-fraction': { type: 'string' },
     'test-fraction': { type: 'string' },
@@ -347,15 +365,16 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     ...splitFractionFlags(values),
     editBudget: wholeNumberOption('edit-budget', values['edit-budget']),
     stagingInProject: values['staging-in-project'],
+    autoAdopt: values['auto-adopt'],
     ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
-    overrides: values.set ?? [],
+    overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
     resumeCommand: 'skillopt-sleep run (the next night starts over)',
   });
   for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
   const { markdown, ...facts } = result;
   if (values.json) io.write(`${JSON.stringify({ type: 'result', ...facts })}\n`);
-  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n`);
+  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n${result.adoption === undefined ? '' : adoptionSummary(result.adoption)}`);
   return result.report === undefined ? 0 : nightExitCode(result.report);
 }
 

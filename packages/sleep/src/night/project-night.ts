@@ -11,6 +11,7 @@ import { stageProposal } from '../staging/stage-proposal.js';
 import { personaFixture } from '../persona-fixtures.js';
 import { readTaskFile } from '../tasks/task-file.js';
 import type { TaskRecord } from '../tasks/task-record.js';
+import { type AdoptionResult, adoptProposal } from '../adoption/adopt-proposal.js';
 import { fileSha256 } from '../adoption/file-sha256.js';
 import { defaultSkillDocument, readPinnedDocument } from './pinned-document.js';
 import { NIGHT_REPORT_FORMAT, type NightReport, type SpentLimit } from './night-report.js';
@@ -48,6 +49,8 @@ export interface ProjectNightRequest {
   editBudget?: number | undefined;
   /** Stage in `<project>/.skillopt-sleep/staging` (with a .gitignore) instead of the state directory. */
   stagingInProject?: boolean | undefined;
+  /** Adopt what the night stages at once (the original's `--auto-adopt`), for a scheduled night you trust. */
+  autoAdopt?: boolean | undefined;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   /** The command that starts the next night, named when this one is stopped. */
@@ -71,6 +74,8 @@ export interface ProjectNightResult {
   stagingRefusal?: string;
   /** The harvest and mining, when the night read the project's sessions itself. */
   mined?: MineRunResult;
+  /** With autoAdopt: the adoption of what was staged. */
+  adoption?: AdoptionResult;
   checkpointAdvanced: boolean;
   warnings: string[];
 }
@@ -147,11 +152,15 @@ export async function runProjectNight(request: ProjectNightRequest): Promise<Pro
   const project = path.resolve(workingDirectory, request.project ?? '.');
   const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
   const state = await lockProjectState({ stateDirectory, project, purpose: 'sleep night' });
+  let result: ProjectNightResult;
   try {
-    return await nightUnderLock(request, state, now);
+    result = await nightUnderLock(request, state, now);
   } finally {
     await state.release();
   }
+  if (!request.autoAdopt || result.staging === null) return result;
+  const adoption = await adoptProposal({ stagingDirectory: result.staging.directory, journalDirectory: state.layout.adoptionDirectory });
+  return { ...result, adoption };
 }
 
 type GatheredTasks = { tasks: TaskRecord[]; mined?: MineRunResult; warnings: string[] } | { budgetSpent: SpentLimit[] };

@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import { dryRunNight, nightExitCode, nightInputFiles, PERSONAS } from '@skillopt/sleep';
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
+import { MODEL_FLAGS } from '../../sleep/model-flags.js';
 import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
@@ -23,6 +24,7 @@ export default class SleepDryRun extends StreamingCommand {
     tasks: Flags.string({ description: 'the task file (skillopt.sleep.tasks.v1, or the original SkillOpt-Sleep format)', exclusive: ['persona'] }),
     skill: Flags.string({ description: 'the skill document whose learned block the night trains (read, never written)', exclusive: ['persona'] }),
     persona: Flags.string({ description: `a shipped example instead of --tasks and --skill: ${PERSONAS.join(' or ')}` }),
+    ...MODEL_FLAGS,
     config: Flags.string({ char: 'c', description: 'a SkillOpt config file (backends, gate settings) over the night defaults' }),
     set: Flags.string({ description: 'one config value, key=value (repeatable), e.g. evaluation.no_regression=true', multiple: true }),
     out: Flags.string({ description: "where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)" }),

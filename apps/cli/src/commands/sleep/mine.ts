@@ -3,6 +3,7 @@ import { DEFAULT_MINED_TASKS, mineExitCode, minerFlag, mineSessionsToTaskFile, m
 import { writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
 import { LOCATION_FLAGS, SOURCE_FLAGS, WINDOW_FLAGS } from '../../sleep/harvest-flags.js';
+import { MODEL_FLAGS } from '../../sleep/model-flags.js';
 import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
@@ -32,6 +33,7 @@ export default class SleepMine extends StreamingCommand {
     'val-fraction': Flags.string({ description: "the share of tasks held out to validate a night's edits (0 up to 1; default 0.34)" }),
     'test-fraction': Flags.string({ description: 'the share of tasks held out as a test a night only reports (0 up to 1; default 0)' }),
     miner: Flags.string({ description: "heuristic (default), or llm: the config's optimizer model writes references, rubrics and checks" }),
+    ...MODEL_FLAGS,
     config: Flags.string({ char: 'c', description: "a SkillOpt config file naming the LLM miner's backend (model.optimizer_backend)" }),
     set: Flags.string({ description: 'one config value for the LLM miner, key=value (repeatable), e.g. model.optimizer=gpt-5-mini', multiple: true }),
     out: Flags.string({ description: "the task file to write (default: under the project's folder in ~/.skillopt-sleep, outside the project)" }),

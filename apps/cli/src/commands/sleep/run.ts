@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import {
+  adoptionSummary,
   DEFAULT_EDIT_BUDGET,
   DEFAULT_MINED_TASKS,
   minerFlag,
@@ -12,6 +13,7 @@ import {
 import { writeLine, writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
 import { LOCATION_FLAGS, SOURCE_FLAGS, WINDOW_FLAGS } from '../../sleep/harvest-flags.js';
+import { MODEL_FLAGS } from '../../sleep/model-flags.js';
 import { sleepConfigRequest } from '../../sleep/sleep-config-request.js';
 import { StreamingCommand } from '../../streaming-command.js';
 
@@ -44,10 +46,12 @@ export default class SleepRun extends StreamingCommand {
     miner: Flags.string({
       description: "llm (default): the config's optimizer model mines the new sessions into tasks; heuristic: no model (tasks without references)",
     }),
+    ...MODEL_FLAGS,
     config: Flags.string({ char: 'c', description: 'a SkillOpt config file: backends, gate settings, budgets, over the night defaults' }),
     set: Flags.string({ description: 'one config value, key=value (repeatable), e.g. budget.total.max_wall_seconds=1800', multiple: true }),
     'edit-budget': Flags.integer({ description: 'the most rules one night may add, change or remove', default: DEFAULT_EDIT_BUDGET, min: 1 }),
     'staging-in-project': Flags.boolean({ description: 'stage in <project>/.skillopt-sleep/staging (with a .gitignore) instead of the state directory' }),
+    'auto-adopt': Flags.boolean({ description: 'adopt what the night stages at once, as `sleep adopt` does (undo it with `sleep adopt --undo`)' }),
     ...SOURCE_FLAGS,
     ...WINDOW_FLAGS,
     'max-tasks': Flags.integer({ description: 'the most tasks mined from the sessions', default: DEFAULT_MINED_TASKS, min: 1 }),
@@ -81,6 +85,7 @@ export default class SleepRun extends StreamingCommand {
       resolver: request.resolver,
       editBudget: flags['edit-budget'],
       stagingInProject: flags['staging-in-project'],
+      autoAdopt: flags['auto-adopt'],
       resumeCommand: 'skillopt sleep run (the next night starts over)',
     });
     for (const warning of result.warnings) writeWarning(warning);
@@ -89,6 +94,7 @@ export default class SleepRun extends StreamingCommand {
     if (this.jsonEnabled()) return facts;
     process.stdout.write(markdown);
     writeLine(`\nThe night's files: ${result.nightDirectory}`);
+    if (result.adoption !== undefined) process.stdout.write(adoptionSummary(result.adoption, 'skillopt sleep'));
     return facts;
   }
 }
