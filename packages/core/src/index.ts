@@ -127,6 +127,7 @@ export {
   type StepOutcome,
   type StepRecord,
   stepRecordSchema,
+  syncDirectory,
   toJsonLine,
   withEpochEndStageCompleted,
   writeFileAtomic,

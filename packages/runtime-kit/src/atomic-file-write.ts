@@ -53,10 +53,10 @@ function temporaryPathFor(filePath: string): string {
 }
 
 /**
- * Makes the rename itself durable. Best effort: some platforms (Windows) and file systems cannot
- * open or fsync a directory, and the rename is already atomic for every reader there.
+ * Makes a rename or an unlink in `directory` durable. Best effort: some platforms (Windows) and
+ * file systems cannot open or fsync a directory, and the change is already atomic for every reader there.
  */
-async function syncDirectory(directory: string): Promise<void> {
+export async function syncDirectory(directory: string): Promise<void> {
   let handle: Awaited<ReturnType<typeof open>> | undefined;
   try {
     handle = await open(directory, 'r');

@@ -1,6 +1,6 @@
-import { open, unlink } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { readJsonFileIfExists, writeFileAtomic } from '@skillopt/core';
+import { readJsonFileIfExists, syncDirectory, writeFileAtomic } from '@skillopt/core';
 import { z } from 'zod';
 import { absolutePathSchema, exactJsonText, sha256Schema } from './schema-fields.js';
 
@@ -47,13 +47,5 @@ export async function writeTransactionJournal(journalDirectory: string, journal:
 /** Deleting the journal is a transaction's commit point (or a rollback's end), so the deletion is made durable before anything reports success. */
 export async function deleteTransactionJournal(journalDirectory: string): Promise<void> {
   await unlink(journalFile(journalDirectory));
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
-  try {
-    handle = await open(journalDirectory, 'r');
-    await handle.sync();
-  } catch {
-    // Some platforms cannot fsync a directory; the unlink is still atomic for every reader there.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
+  await syncDirectory(journalDirectory);
 }

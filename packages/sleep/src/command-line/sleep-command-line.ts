@@ -232,33 +232,35 @@ function harvestRequestOf(values: HarvestValues, io: CommandLineIo) {
   };
 }
 
+/** The flags `mine` and `run` share: the project, the miner and its model, how many tasks and how they are split. */
+type MineValues = HarvestValues & {
+  project?: string;
+  miner?: string;
+  config?: string;
+  set?: string[];
+  backend?: string;
+  model?: string;
+  'max-tasks'?: string;
+  'val-fraction'?: string;
+  'test-fraction'?: string;
+};
+
+const MINE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  ...HARVEST_OPTIONS,
+  project: { type: 'string', short: 'p' },
+  miner: { type: 'string' },
+  config: { type: 'string' },
+  set: { type: 'string', multiple: true },
+  backend: { type: 'string' },
+  model: { type: 'string' },
+  'max-tasks': { type: 'string' },
+  'val-fraction': { type: 'string' },
+  'test-fraction': { type: 'string' },
+};
+
 /** `skillopt-sleep mine`: what `skillopt sleep mine` does, printed as plain lines. */
 async function runMine(args: readonly string[], io: CommandLineIo): Promise<number> {
-  type MineValues = HarvestValues & {
-    project?: string;
-    miner?: string;
-    config?: string;
-    set?: string[];
-    backend?: string;
-    model?: string;
-    'max-tasks'?: string;
-    'val-fraction'?: string;
-    'test-fraction'?: string;
-    out?: string;
-  };
-  const values = parseOptions<MineValues>(args, {
-    ...HARVEST_OPTIONS,
-    project: { type: 'string', short: 'p' },
-    miner: { type: 'string' },
-    config: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    backend: { type: 'string' },
-    model: { type: 'string' },
-    'max-tasks': { type: 'string' },
-    'val-fraction': { type: 'string' },
-    'test-fraction': { type: 'string' },
-    out: { type: 'string' },
-  });
+  const values = parseOptions<MineValues & { out?: string }>(args, { ...MINE_OPTIONS, out: { type: 'string' } });
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -315,40 +317,22 @@ async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<n
 
 /** `skillopt-sleep run`: one night for one project, staged for review. */
 async function runNightCommand(args: readonly string[], io: CommandLineIo): Promise<number> {
-  type RunValues = HarvestValues & {
-    project?: string;
+  type RunValues = MineValues & {
     skill?: string;
     tasks?: string;
     persona?: string;
-    miner?: string;
-    config?: string;
-    set?: string[];
-    backend?: string;
-    model?: string;
     'edit-budget'?: string;
     'staging-in-project'?: boolean;
     'auto-adopt'?: boolean;
-    'max-tasks'?: string;
-    'val-fraction'?: string;
-    'test-fraction'?: string;
   };
   const values = parseOptions<RunValues>(args, {
-    ...HARVEST_OPTIONS,
-    project: { type: 'string', short: 'p' },
+    ...MINE_OPTIONS,
     skill: { type: 'string' },
     tasks: { type: 'string' },
     persona: { type: 'string' },
-    miner: { type: 'string' },
-    config: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    backend: { type: 'string' },
-    model: { type: 'string' },
     'edit-budget': { type: 'string' },
     'staging-in-project': { type: 'boolean' },
     'auto-adopt': { type: 'boolean' },
-    'max-tasks': { type: 'string' },
-    'val-fraction': { type: 'string' },
-    'test-fraction': { type: 'string' },
   });
   if (values.help) {
     io.write(USAGE);
