@@ -25,13 +25,13 @@ describe('skillopt sleep run, status and adopt', () => {
     expect(night.stderr).toBe('');
     expect(night.code).toBe(0);
     expect(night.stdout).toContain('# SkillOpt Sleep night 1: the gate accepted new rules');
-    expect(night.stdout).toMatch(/Staged in `.+\/sleep-state\/projects\/app-[0-9a-f]{12}\/staging\/\d{8}-\d{6}-night-1`/);
+    expect(night.stdout).toMatch(/Staged in `.+\/sleep-state\/projects\/app-[0-9a-f]{12}\/staging\/\d{8}-\d{6}-night-1-skillopt-sleep-learned`/);
     expect(existsSync(managedSkill())).toBe(false);
 
     const status = await skillopt(['sleep', 'status']);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain('night 1 (');
-    expect(status.stdout).toMatch(/Staged \(night 1, pending\)/);
+    expect(status.stdout).toMatch(/Staged for skillopt-sleep-learned \(night 1, pending\)/);
 
     const adopted = await skillopt(['sleep', 'adopt']);
     expect(adopted.code).toBe(0);
@@ -40,11 +40,11 @@ describe('skillopt sleep run, status and adopt', () => {
 
     const again = await skillopt(['sleep', 'adopt']);
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain("is waiting for adoption (the newest, night 1's, is adopted)");
+    expect(again.stderr).toContain('is waiting for adoption (1 staged, none pending');
 
     const undone = await skillopt(['sleep', 'adopt', '--undo', '--json']);
     expect(undone.code).toBe(0);
-    expect(JSON.parse(undone.stdout.trim().split('\n').at(-1) as string)).toMatchObject({ type: 'result', action: 'undo' });
+    expect(JSON.parse(undone.stdout.trim().split('\n').at(-1) as string)).toMatchObject({ type: 'result', adoptions: [{ action: 'undo' }] });
     expect(existsSync(managedSkill())).toBe(false);
   });
 
@@ -66,7 +66,7 @@ describe('skillopt sleep run, status and adopt', () => {
     expect(stopped.stdout).toContain('- budget.total.max_calls: 5 of 5 used');
     const status = await skillopt(['sleep', 'status', '--json']);
     const result = JSON.parse(status.stdout.trim().split('\n').at(-1) as string);
-    expect(result).toMatchObject({ nights: 1, recentNights: [{ outcome: 'budget-spent', staging: null, checkpointAdvanced: false }], proposals: [] });
+    expect(result).toMatchObject({ nights: 1, recentNights: [{ outcome: 'budget-spent', skills: [{ outcome: 'budget-spent', staging: null }], checkpointAdvanced: false }], proposals: [] });
   });
 
   test('a night is refused (exit 2) while another process holds the project, naming it', async () => {

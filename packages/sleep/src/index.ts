@@ -143,6 +143,8 @@ export { ADOPTION_BACKUP_FOLDER, type AdoptionOptions, type AdoptionResult, adop
 export { type NightRecord, NIGHT_OUTCOMES, type NightOutcome, NIGHTS_FILE, readNightHistory } from './project-state/night-history.js';
 export { type LockedProjectState, lockProjectState, type ProjectStateLayout, projectStateLayout } from './project-state/project-state.js';
 export { defaultSkillDocument, MANAGED_SKILL_NAME, type PinnedDocument, readPinnedDocument } from './night/pinned-document.js';
-export { type ProjectNightRequest, type ProjectNightResult, runProjectNight } from './night/project-night.js';
-export { type AdoptRequest, adoptStaged, adoptionSummary, NOTHING_TO_ADOPT_ERROR_CODE } from './command-line/adopt-run.js';
+export { type ProjectNightRequest, type ProjectNightResult, projectNightExitCode, runProjectNight } from './night/project-night.js';
+export type { SkillNightResult } from './night/skill-night.js';
+export { PROJECT_SKILL_FOLDERS, resolveSkill, type SkillResolution, skillRoots } from './skills/skill-resolver.js';
+export { type AdoptRequest, adoptStaged, adoptionSummary, NOTHING_TO_ADOPT_ERROR_CODE, SELECTION_REQUIRED_ERROR_CODE } from './command-line/adopt-run.js';
 export { readSleepStatus, type SleepStatus, type StatusRequest, statusSummary } from './command-line/status-run.js';

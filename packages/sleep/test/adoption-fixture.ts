@@ -51,6 +51,7 @@ export function createAdoptionFixture(): AdoptionFixture {
       stageProposal({
         stagingRoot,
         nightId: 'night-1',
+        skill: 'app-skill',
         night: 1,
         project,
         nightDirectory: path.join(root, 'state', 'nights', '1'),

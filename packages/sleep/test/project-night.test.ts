@@ -65,7 +65,7 @@ describe('sleep run: one night of a project, staged for review', () => {
     const result = await night({ tasksFile: await researcherTasks() });
     expect(result).toMatchObject({ night: 1, outcome: 'accepted', checkpointAdvanced: false });
     expect(await readFile(skill, 'utf8')).toBe(original);
-    const staging = result.staging!;
+    const staging = result.skills[0]!.staging!;
     expect(path.dirname(staging.directory)).toBe(projectStateLayout(stateDirectory, project).stagingRoot);
     const proposal = await readStagedProposal(staging.directory);
     expect(proposal.status).toBe('pending');
@@ -79,10 +79,10 @@ describe('sleep run: one night of a project, staged for review', () => {
     expect((await readSleepStatus({ project, stateDirectory, workingDirectory: root })).proposals).toEqual([
       expect.objectContaining({ directory: staging.directory, night: 1, status: 'pending' }),
     ]);
-    const adopted = await adopt();
-    expect(adopted.action).toBe('adopt');
+    const [adopted] = await adopt();
+    expect(adopted?.action).toBe('adopt');
     expect(await readFile(skill, 'utf8')).toBe(proposed);
-    expect(await readFile(adopted.documents[0]!.backupFile!, 'utf8')).toBe(original);
+    expect(await readFile(adopted!.documents[0]!.backupFile!, 'utf8')).toBe(original);
     expect((await readSleepStatus({ project, stateDirectory, workingDirectory: root })).proposals[0]?.status).toBe('adopted');
     await expect(adopt()).rejects.toMatchObject({ code: 'nothing-to-adopt' });
 
@@ -92,7 +92,11 @@ describe('sleep run: one night of a project, staged for review', () => {
 
     const history = await readNightHistory(projectStateLayout(stateDirectory, project).directory);
     expect(history).toEqual([
-      expect.objectContaining({ night: 1, outcome: 'accepted', staging: staging.directory, validation: { before: expect.any(Number), after: 1 } }),
+      expect.objectContaining({
+        night: 1,
+        outcome: 'accepted',
+        skills: [expect.objectContaining({ skill: 'research', staging: staging.directory, validation: { before: expect.any(Number), after: 1 } })],
+      }),
     ]);
   });
 
@@ -110,8 +114,9 @@ describe('sleep run: one night of a project, staged for review', () => {
     const managed = path.join(project, '.claude', 'skills', 'skillopt-sleep-learned', 'SKILL.md');
     const result = await night({ tasksFile: await researcherTasks(), skill: undefined });
     expect(result.outcome).toBe('accepted');
-    const proposal = await readStagedProposal(result.staging!.directory);
+    const proposal = await readStagedProposal(result.skills[0]!.staging!.directory);
     expect(proposal.manifest.documents[0]).toMatchObject({ livePath: managed, liveSha256: null });
+    expect(proposal.manifest.skill).toBe('skillopt-sleep-learned');
     expect(existsSync(managed)).toBe(false);
     await adopt();
     const created = await readFile(managed, 'utf8');
@@ -124,7 +129,7 @@ describe('sleep run: one night of a project, staged for review', () => {
 
   test('--staging-in-project stages in the project with a .gitignore beside it', async () => {
     const result = await night({ tasksFile: await researcherTasks(), stagingInProject: true });
-    expect(path.dirname(result.staging!.directory)).toBe(path.join(project, '.skillopt-sleep', 'staging'));
+    expect(path.dirname(result.skills[0]!.staging!.directory)).toBe(path.join(project, '.skillopt-sleep', 'staging'));
     expect(await readFile(path.join(project, '.skillopt-sleep', '.gitignore'), 'utf8')).toMatch(/^\*$/m);
     await adopt();
     expect(await readFile(skill, 'utf8')).toContain('Keep the arXiv: prefix');
@@ -132,9 +137,9 @@ describe('sleep run: one night of a project, staged for review', () => {
 
   test('autoAdopt adopts what the night stages, as adopt would', async () => {
     const result = await night({ tasksFile: await researcherTasks(), autoAdopt: true });
-    expect(result.adoption).toMatchObject({ action: 'adopt', stagingDirectory: result.staging!.directory });
+    expect(result.adoptions).toEqual([expect.objectContaining({ action: 'adopt', stagingDirectory: result.skills[0]!.staging!.directory })]);
     expect(await readFile(skill, 'utf8')).toContain('- Keep the arXiv: prefix on paper ids; never drop it.');
-    expect((await readStagedProposal(result.staging!.directory)).status).toBe('adopted');
+    expect((await readStagedProposal(result.skills[0]!.staging!.directory)).status).toBe('adopted');
   });
 
   test('two nights at once on one project: the second is refused, naming the first, and the first completes', async () => {
@@ -205,7 +210,7 @@ describe('sleep run on the project’s own sessions: checkpoints and budgets', (
     expect(first.mined).toMatchObject({ sessions: 6, miner: 'llm', minerCalls: { calls: 6, simulated: true } });
     expect(['accepted', 'rejected']).toContain(first.outcome);
     expect(first.checkpointAdvanced).toBe(true);
-    expect(first.report?.usage?.byPurpose.mine).toBe(6);
+    expect(first.usage.byPurpose.mine).toBe(6);
     expect(await createCheckpointStore(stateDirectory).read(project, 'claude-code')).toEqual(expect.any(Number));
     const second = await night(harvest);
     expect(second).toMatchObject({ night: 2, outcome: 'no-tasks', mined: { sessions: 0 } });
@@ -219,18 +224,20 @@ describe('sleep run on the project’s own sessions: checkpoints and budgets', (
     const harvest = { sources: ['claude-code'], locations: { claudeHome } };
     const stopped = await night({ ...harvest, overrides: ['budget.total.max_calls=10'] });
     expect(stopped.outcome).toBe('budget-spent');
-    expect(stopped.staging).toBeNull();
+    expect(stopped.skills[0]?.staging).toBeNull();
     expect(stopped.checkpointAdvanced).toBe(false);
     // Mining took 6 calls; the night's replays took the other 4 of the 10, counted as one budget.
-    expect(stopped.report?.budget?.spent).toEqual([{ scope: 'total', limit: 'maxCalls', max: 10, used: 10, configKey: 'budget.total.max_calls' }]);
-    expect(stopped.report?.usage?.calls).toBe(10);
+    expect(stopped.skills[0]?.report?.budget?.spent).toEqual([{ scope: 'total', limit: 'maxCalls', max: 10, used: 10, configKey: 'budget.total.max_calls' }]);
+    expect(stopped.usage.calls).toBe(10);
     expect(stopped.markdown).toContain('budget.total.max_calls: 10 of 10 used');
     expect(await createCheckpointStore(stateDirectory).read(project, 'claude-code')).toBeUndefined();
     expect(existsSync(projectStateLayout(stateDirectory, project).stagingRoot)).toBe(false);
 
     const stoppedWhileMining = await night({ ...harvest, overrides: ['budget.optimizer.max_calls=3'] });
     expect(stoppedWhileMining.outcome).toBe('budget-spent');
-    expect(stoppedWhileMining.report?.budget?.spent).toEqual([expect.objectContaining({ configKey: 'budget.optimizer.max_calls', used: 3, max: 3 })]);
+    expect(stoppedWhileMining.skills[0]?.report?.budget?.spent).toEqual([
+      expect.objectContaining({ configKey: 'budget.optimizer.max_calls', used: 3, max: 3 }),
+    ]);
 
     const next = await night(harvest);
     expect(next.mined?.sessions).toBe(6);

@@ -19,6 +19,7 @@ describe('staging a night’s proposal', () => {
     options = {
       stagingRoot,
       nightId: '2026-03-01-night',
+      skill: 'research',
       night: 3,
       project: path.join(root, 'project'),
       nightDirectory: path.join(root, 'state', 'nights', '3'),
@@ -35,7 +36,7 @@ describe('staging a night’s proposal', () => {
 
   it('writes the proposals, both reports and the manifest, which pins what the night read', async () => {
     const staged = await stageProposal(options);
-    expect(staged.directory).toBe(path.join(stagingRoot, '2026-03-01-night'));
+    expect(staged.directory).toBe(path.join(stagingRoot, '2026-03-01-night-research'));
     expect(staged.status).toBe('pending');
     expect(readdirSync(staged.directory).sort()).toEqual(['manifest.json', 'proposed-1-SKILL.md', 'proposed-2-CLAUDE.md', 'report.json', 'report.md']);
     expect(readFileSync(path.join(staged.directory, 'proposed-1-SKILL.md'), 'utf8')).toBe('# Papers\n\n- Keep the arXiv: prefix.\n');
@@ -45,6 +46,7 @@ describe('staging a night’s proposal', () => {
     expect(manifest).toEqual({
       format: 'skillopt.sleep.staging.v1',
       nightId: '2026-03-01-night',
+      skill: 'research',
       night: 3,
       project: options.project,
       createdAt: '2026-03-01T03:00:00.000Z',
@@ -94,7 +96,11 @@ describe('staging a night’s proposal', () => {
     const first = await stageProposal(options);
     const second = await stageProposal(options);
     const third = await stageProposal(options);
-    expect([first, second, third].map((staged) => path.basename(staged.directory))).toEqual(['2026-03-01-night', '2026-03-01-night-2', '2026-03-01-night-3']);
+    expect([first, second, third].map((staged) => path.basename(staged.directory))).toEqual([
+      '2026-03-01-night-research',
+      '2026-03-01-night-research-2',
+      '2026-03-01-night-research-3',
+    ]);
   });
 
   it('lists published proposals oldest first, passing over a folder without a manifest', async () => {

@@ -3,7 +3,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
 import { nightExitCode } from '../night/night-report.js';
-import { runProjectNight } from '../night/project-night.js';
+import { projectNightExitCode, runProjectNight } from '../night/project-night.js';
 import { DEFAULT_EDIT_BUDGET } from '../night/run-night.js';
 import { adoptStaged, adoptionSummary } from './adopt-run.js';
 import { readSleepStatus, statusSummary } from './status-run.js';
@@ -63,7 +63,7 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
   --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
-skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--edit-budget <n>] [--staging-in-project] [--auto-adopt] [--state-dir <folder>] [--json]
+skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--edit-budget <n>] [--recall <n>] [--skill-root <folder>]... [--staging-in-project] [--auto-adopt] [--state-dir <folder>] [--json]
 
   --project             the project the night is for (default: the current folder): its sessions, its state, its proposal
   --skill               the skill document whose learned block the night trains
@@ -74,6 +74,10 @@ skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <tas
   --backend, --model    one backend (and model) for both roles, e.g. --backend claude-code (its package installed beside)
   --config, --set       backends, gate and budget: e.g. --set budget.total.max_calls=200 --set budget.total.max_wall_seconds=1800
   --edit-budget         the most rules one night may add, change or remove (default ${DEFAULT_EDIT_BUDGET})
+  --recall              add the n earlier tasks of this project most like tonight's to each skill's training (default 0)
+  --skill-root          another folder of <name>/SKILL.md skills (repeatable): a task whose session used a skill by name
+                        trains that skill, found there or in the project's .agents, .claude, .cursor, .devin skills
+                        or Claude Code's ~/.claude/skills, each skill with its own gate and proposal
   --staging-in-project  stage in <project>/.skillopt-sleep/staging (with a .gitignore) instead of the state directory
   --auto-adopt          adopt what the night stages at once, as adopt does (undo it with adopt --undo)
   The harvest's --source, --since, --lookback, --max-sessions and source-location flags, and mine's --max-tasks,
@@ -81,10 +85,12 @@ skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <tas
 
 skillopt-sleep status [--project <folder>] [--state-dir <folder>] [--json]
 
-skillopt-sleep adopt [--project <folder>] [--staging <folder>] [--undo] [--state-dir <folder>] [--json]
+skillopt-sleep adopt [--project <folder>] [--staging <folder> | --skill <name>... | --all-skills] [--undo] [--state-dir <folder>] [--json]
 
-  --staging  the staged proposal to adopt (default: the project's latest one not yet adopted)
-  --undo     put back what the last adoption replaced (default: the project's latest adopted proposal)
+  --staging     the staged proposal to adopt (default: the newest proposal of each skill, when it is the only one waiting)
+  --skill       the skill whose newest proposal to adopt (repeatable), when a night proposed for several
+  --all-skills  every skill's newest proposal that is waiting
+  --undo        put back what the last adoption replaced (of the one skill adopted, or of those named)
   Adoption refuses when a document changed since its night read it, writes every document of the proposal or none,
   keeps a backup and a receipt, and finishes rolling back an adoption a crash interrupted before anything else.
 
@@ -212,6 +218,12 @@ const HARVEST_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
 };
 
+function countOption(name: string, value: string): number {
+  const number = Number(value);
+  if (!(Number.isInteger(number) && number >= 0)) throw usageError(`--${name} must be a whole number of at least 0, got ${value}`);
+  return number;
+}
+
 function wholeNumberOption(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
@@ -324,6 +336,8 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     'edit-budget'?: string;
     'staging-in-project'?: boolean;
     'auto-adopt'?: boolean;
+    'skill-root'?: string[];
+    recall?: string;
   };
   const values = parseOptions<RunValues>(args, {
     ...MINE_OPTIONS,
@@ -333,6 +347,8 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     'edit-budget': { type: 'string' },
     'staging-in-project': { type: 'boolean' },
     'auto-adopt': { type: 'boolean' },
+    'skill-root': { type: 'string', multiple: true },
+    recall: { type: 'string' },
   });
   if (values.help) {
     io.write(USAGE);
@@ -350,6 +366,8 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     editBudget: wholeNumberOption('edit-budget', values['edit-budget']),
     stagingInProject: values['staging-in-project'],
     autoAdopt: values['auto-adopt'],
+    skillRoots: values['skill-root'],
+    recall: values.recall === undefined ? undefined : countOption('recall', values.recall),
     ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
@@ -358,8 +376,8 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
   for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
   const { markdown, ...facts } = result;
   if (values.json) io.write(`${JSON.stringify({ type: 'result', ...facts })}\n`);
-  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n${result.adoption === undefined ? '' : adoptionSummary(result.adoption)}`);
-  return result.report === undefined ? 0 : nightExitCode(result.report);
+  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n${result.adoptions === undefined ? '' : adoptionSummary(result.adoptions)}`);
+  return projectNightExitCode(result);
 }
 
 /** `skillopt-sleep status`. */
@@ -381,9 +399,20 @@ async function runStatus(args: readonly string[], io: CommandLineIo): Promise<nu
 
 /** `skillopt-sleep adopt`. */
 async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<{ project?: string; staging?: string; undo?: boolean; 'state-dir'?: string; json?: boolean; help?: boolean }>(args, {
+  const values = parseOptions<{
+    project?: string;
+    staging?: string;
+    skill?: string[];
+    'all-skills'?: boolean;
+    undo?: boolean;
+    'state-dir'?: string;
+    json?: boolean;
+    help?: boolean;
+  }>(args, {
     project: { type: 'string', short: 'p' },
     staging: { type: 'string' },
+    skill: { type: 'string', multiple: true },
+    'all-skills': { type: 'boolean' },
     undo: { type: 'boolean' },
     'state-dir': { type: 'string' },
     json: { type: 'boolean' },
@@ -396,10 +425,12 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
   const result = await adoptStaged({
     project: values.project,
     staging: values.staging,
+    skills: values.skill,
+    allSkills: values['all-skills'],
     undo: values.undo ?? false,
     stateDirectory: values['state-dir'],
     workingDirectory: io.workingDirectory,
   });
-  io.write(values.json ? `${JSON.stringify({ type: 'result', ...result })}\n` : adoptionSummary(result));
+  io.write(values.json ? `${JSON.stringify({ type: 'result', adoptions: result })}\n` : adoptionSummary(result));
   return 0;
 }

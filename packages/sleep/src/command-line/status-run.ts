@@ -28,7 +28,7 @@ export interface SleepStatus {
   /** Where each source's next night starts reading, as ISO times. */
   checkpoints: Partial<Record<SourceId, string>>;
   /** Every staged proposal of the project, oldest first, with whether it was adopted or undone. */
-  proposals: Array<{ directory: string; night: number; createdAt: string; status: StagedProposal['status']; documents: string[] }>;
+  proposals: Array<{ directory: string; night: number; skill: string; createdAt: string; status: StagedProposal['status']; documents: string[] }>;
   /** An adoption was killed in the middle: the next `sleep adopt` rolls it back before anything else. */
   interruptedAdoption: boolean;
 }
@@ -58,6 +58,7 @@ export async function readSleepStatus(request: StatusRequest): Promise<SleepStat
     .map((proposal) => ({
       directory: proposal.directory,
       night: proposal.manifest.night,
+      skill: proposal.manifest.skill,
       createdAt: proposal.manifest.createdAt,
       status: proposal.status,
       documents: proposal.manifest.documents.map((document) => document.livePath),
@@ -74,9 +75,14 @@ export async function readSleepStatus(request: StatusRequest): Promise<SleepStat
   };
 }
 
-function scoreText(record: NightRecord): string {
+function skillsText(record: NightRecord): string {
   const percent = (value: number | null) => (value === null ? 'n/a' : `${(value * 100).toFixed(1)}%`);
-  return record.validation === undefined ? '' : `, validation ${percent(record.validation.before)} → ${percent(record.validation.after)}`;
+  return record.skills
+    .map((skill) => {
+      const scores = skill.validation === undefined ? '' : `, validation ${percent(skill.validation.before)} → ${percent(skill.validation.after)}`;
+      return `; ${skill.skill} ${skill.outcome}${scores}`;
+    })
+    .join('');
 }
 
 /** The status as a person reads it, one fact a line. */
@@ -86,7 +92,7 @@ export function statusSummary(status: SleepStatus, commandName = 'skillopt-sleep
     lines.push(`A night is running now: pid ${status.runningNight.pid} on ${status.runningNight.hostname}, since ${status.runningNight.startedAt}.`);
   for (const record of status.recentNights)
     lines.push(
-      `  night ${record.night} (${record.startedAt}): ${record.outcome}${scoreText(record)}${record.reason === undefined ? '' : ` — ${record.reason}`}`,
+      `  night ${record.night} (${record.startedAt}): ${record.outcome}${skillsText(record)}${record.reason === undefined ? '' : ` — ${record.reason}`}`,
     );
   const checkpoints = Object.entries(status.checkpoints);
   lines.push(
@@ -97,7 +103,7 @@ export function statusSummary(status: SleepStatus, commandName = 'skillopt-sleep
   if (status.interruptedAdoption) lines.push(`An adoption was interrupted; \`${commandName} adopt\` rolls it back first, so nothing stays half-applied.`);
   if (status.proposals.length === 0) lines.push('Staged proposals: none.');
   for (const proposal of status.proposals)
-    lines.push(`Staged (night ${proposal.night}, ${proposal.status}): ${proposal.directory}\n  for ${proposal.documents.join(', ')}`);
+    lines.push(`Staged for ${proposal.skill} (night ${proposal.night}, ${proposal.status}): ${proposal.directory}\n  for ${proposal.documents.join(', ')}`);
   const pending = status.proposals.filter((proposal) => proposal.status === 'pending');
   if (pending.length > 0) lines.push(`Review ${path.join(pending.at(-1)!.directory, 'report.md')}, then \`${commandName} adopt\`.`);
   return `${lines.join('\n')}\n`;

@@ -1,6 +1,5 @@
 import type { LedgerTotals, StepGate } from '@skillopt/core';
 import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
-import type { NightSpend } from './night-budget.js';
 import type { NightRefusal } from './night-tasks.js';
 
 export const NIGHT_REPORT_FORMAT = 'skillopt.sleep.night.v1';
@@ -63,15 +62,18 @@ export interface NightReport {
   stagingRefusal?: string;
   /** The core run directory with every replay, the ledger and the events. */
   runDirectory?: string;
-  usage?: {
-    calls: number;
-    inputTokens: number;
-    outputTokens: number;
-    costUsd: number;
-    /** Calls of models without a price: while above 0, costUsd is a lower bound. */
-    unpricedCalls: number;
-    byPurpose: Record<string, number>;
-  };
+  usage?: NightUsage;
+}
+
+/** A night's calls, tokens and cost, and its calls by purpose. */
+export interface NightUsage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Calls of models without a price: while above 0, costUsd is a lower bound. */
+  unpricedCalls: number;
+  byPurpose: Record<string, number>;
 }
 
 /** The exit code of a night's command: 1 when it could not be validated or a budget stopped it, else 0 (a rejection is a decision). */
@@ -79,18 +81,32 @@ export function nightExitCode(report: Pick<NightReport, 'outcome' | 'stagingRefu
   return report.outcome === 'refused' || report.outcome === 'budget-spent' || report.stagingRefusal !== undefined ? 1 : 0;
 }
 
-/** The figures of the ledger's totals a night report shows, with the mining before the run: calls by purpose (mine, replay, judge, reflect, …). */
-export function nightUsage(totals: LedgerTotals, mining?: Omit<NightSpend, 'wallSeconds'>): NonNullable<NightReport['usage']> {
+/** The figures of the ledger's totals a night report shows: calls by purpose (replay, judge, reflect, …). */
+export function nightUsage(totals: LedgerTotals): NightUsage {
   const overall = totals.overall;
   const byPurpose: Record<string, number> = {};
-  if (mining !== undefined && mining.calls > 0) byPurpose.mine = mining.calls;
-  for (const [purpose, purposeTotals] of Object.entries(totals.byPurpose)) byPurpose[purpose] = (byPurpose[purpose] ?? 0) + purposeTotals.calls;
+  for (const [purpose, purposeTotals] of Object.entries(totals.byPurpose)) byPurpose[purpose] = purposeTotals.calls;
   return {
-    calls: overall.calls + (mining?.calls ?? 0),
-    inputTokens: overall.inputTokens + (mining?.inputTokens ?? 0),
-    outputTokens: overall.outputTokens + (mining?.outputTokens ?? 0),
-    costUsd: overall.costUsd + (mining?.costUsd ?? 0),
+    calls: overall.calls,
+    inputTokens: overall.inputTokens,
+    outputTokens: overall.outputTokens,
+    costUsd: overall.costUsd,
     unpricedCalls: overall.unpricedCalls,
     byPurpose,
   };
+}
+
+/** Several parts' usage as one: a whole night's (its mining and each skill's run). */
+export function combinedUsage(parts: ReadonlyArray<NightUsage | undefined>): NightUsage {
+  const total: NightUsage = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, unpricedCalls: 0, byPurpose: {} };
+  for (const part of parts) {
+    if (part === undefined) continue;
+    total.calls += part.calls;
+    total.inputTokens += part.inputTokens;
+    total.outputTokens += part.outputTokens;
+    total.costUsd += part.costUsd;
+    total.unpricedCalls += part.unpricedCalls;
+    for (const [purpose, calls] of Object.entries(part.byPurpose)) total.byPurpose[purpose] = (total.byPurpose[purpose] ?? 0) + calls;
+  }
+  return total;
 }

@@ -4,20 +4,23 @@ import { ERROR_CODES, type RunEvent, SkillOptError } from '@skillopt/contract';
 import { type ConfigLayerInput, type PackageResolver, writeFileAtomic, writeJsonAtomic } from '@skillopt/core';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
 import type { SourceLocations } from '../harvest/source-locations.js';
-import { type MineRunResult, mineSessionsToTaskFile } from '../command-line/mine-run.js';
+import { type MinerCalls, type MineRunResult, mineSessionsToTaskFile } from '../command-line/mine-run.js';
+import { defaultSourceLocations } from '../harvest/source-locations.js';
+import { archiveTasks, readTaskArchive } from '../project-state/task-archive.js';
+import { resolveSkill, skillRoots } from '../skills/skill-resolver.js';
 import type { NightOutcome, NightRecord } from '../project-state/night-history.js';
 import { type LockedProjectState, lockProjectState, type ProjectStateLayout } from '../project-state/project-state.js';
-import { stageProposal } from '../staging/stage-proposal.js';
 import { personaFixture } from '../persona-fixtures.js';
 import { readTaskFile } from '../tasks/task-file.js';
 import type { TaskRecord } from '../tasks/task-record.js';
 import { type AdoptionResult, adoptProposal } from '../adoption/adopt-proposal.js';
-import { fileSha256 } from '../adoption/file-sha256.js';
-import { defaultSkillDocument, readPinnedDocument } from './pinned-document.js';
-import { NIGHT_REPORT_FORMAT, type NightReport, type SpentLimit } from './night-report.js';
+import { spentLimitsOf } from './night-budget.js';
+import { combinedUsage, NIGHT_REPORT_FORMAT, type NightReport, type NightUsage, type SpentLimit } from './night-report.js';
 import { renderNightReport } from './night-report-markdown.js';
-import { type NightSpend, spentLimitsOf } from './night-budget.js';
-import { runNight } from './run-night.js';
+import { defaultSkillDocument } from './pinned-document.js';
+import { renderProjectNight } from './project-night-markdown.js';
+import { groupTasksBySkill, skillNameOf } from './skill-groups.js';
+import { runSkillNight, type SkillNightResult } from './skill-night.js';
 
 /** What `sleep run` is asked, in either front end. */
 export interface ProjectNightRequest {
@@ -51,6 +54,10 @@ export interface ProjectNightRequest {
   stagingInProject?: boolean | undefined;
   /** Adopt what the night stages at once (the original's `--auto-adopt`), for a scheduled night you trust. */
   autoAdopt?: boolean | undefined;
+  /** More folders to find skills in (`<root>/<name>/SKILL.md`), beside the project's and Claude Code's; relative ones below the project. */
+  skillRoots?: readonly string[] | undefined;
+  /** How many of the project's earlier tasks most like tonight's to recall into each skill's training (default 0: none). */
+  recall?: number | undefined;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
   /** The command that starts the next night, named when this one is stopped. */
@@ -62,22 +69,30 @@ export interface ProjectNightResult {
   night: number;
   nightId: string;
   project: string;
+  /** The night as a whole: accepted when any skill's gate accepted, else the first stop, refusal or rejection. */
   outcome: Exclude<NightOutcome, 'failed'>;
-  /** The night's folder under the project's state: its tasks, core's run, report.json and report.md. */
+  /** The night's folder under the project's state: its tasks, each skill's run and report, report.md. */
   nightDirectory: string;
-  /** Absent when there were no tasks to replay. */
-  report?: NightReport;
+  /**
+   * Each skill the night learned for: the night's own document (`--skill`) with the tasks of no
+   * particular skill, then each skill the sessions used, with its own tasks, gate and proposal.
+   */
+  skills: SkillNightResult[];
   markdown: string;
-  /** The staged proposal; null when nothing was staged. */
-  staging: { directory: string; documents: string[] } | null;
-  /** Set when an accepted proposal could not be staged (the document changed during the night). */
-  stagingRefusal?: string;
   /** The harvest and mining, when the night read the project's sessions itself. */
   mined?: MineRunResult;
-  /** With autoAdopt: the adoption of what was staged. */
-  adoption?: AdoptionResult;
+  /** Every call of the night: mining and each skill's run. */
+  usage: NightUsage;
+  /** With autoAdopt: the adoption of each proposal staged. */
+  adoptions?: AdoptionResult[];
   checkpointAdvanced: boolean;
   warnings: string[];
+}
+
+/** The exit code of `sleep run`: 1 when nothing could be validated, a budget stopped the night, or a document changed under it. */
+export function projectNightExitCode(result: Pick<ProjectNightResult, 'outcome' | 'skills'>): 0 | 1 {
+  if (result.outcome === 'refused' || result.outcome === 'budget-spent') return 1;
+  return result.skills.some((skill) => skill.report?.stagingRefusal !== undefined) ? 1 : 0;
 }
 
 function stamp(moment: Date): string {
@@ -116,24 +131,37 @@ async function ignoreInProject(stagingRoot: string): Promise<void> {
 }
 
 function recordOf(
-  base: Omit<NightRecord, 'endedAt' | 'outcome' | 'tasks' | 'staging' | 'checkpointAdvanced'>,
+  base: Omit<NightRecord, 'endedAt' | 'outcome' | 'tasks' | 'skills' | 'checkpointAdvanced'>,
   result: ProjectNightResult,
+  tasks: number,
   now: Date,
 ): NightRecord {
-  const report = result.report;
-  const reason =
-    result.stagingRefusal ?? report?.refusal?.reason ?? report?.budget?.spent.map((limit) => `${limit.configKey}: ${limit.used} of ${limit.max}`).join('; ');
   return {
     ...base,
     endedAt: now.toISOString(),
     outcome: result.outcome,
-    tasks: report?.tasks.total ?? 0,
-    ...(report?.validation === undefined ? {} : { validation: { before: report.validation.before.score, after: report.validation.after.score } }),
-    staging: result.staging?.directory ?? null,
+    tasks,
+    skills: result.skills.map((skill) => ({
+      skill: skill.skill,
+      documentPath: skill.documentPath,
+      outcome: skill.outcome,
+      ...(skill.report?.validation === undefined
+        ? {}
+        : { validation: { before: skill.report.validation.before.score, after: skill.report.validation.after.score } }),
+      staging: skill.staging?.directory ?? null,
+      ...(skill.reason === undefined ? {} : { reason: skill.reason }),
+    })),
     checkpointAdvanced: result.checkpointAdvanced,
-    ...(reason === undefined || reason === '' ? {} : { reason }),
-    ...(report?.usage === undefined ? {} : { calls: report.usage.calls, costUsd: report.usage.costUsd }),
+    calls: result.usage.calls,
+    costUsd: result.usage.costUsd,
   };
+}
+
+/** The night's outcome from its skills': an acceptance is what the user looks for, then what stopped or refused it. */
+function overallOutcome(skills: readonly SkillNightResult[]): ProjectNightResult['outcome'] {
+  const outcomes = skills.map((skill) => skill.outcome);
+  for (const outcome of ['accepted', 'budget-spent', 'rejected', 'refused'] as const) if (outcomes.includes(outcome)) return outcome;
+  return 'refused';
 }
 
 /**
@@ -158,9 +186,12 @@ export async function runProjectNight(request: ProjectNightRequest): Promise<Pro
   } finally {
     await state.release();
   }
-  if (!request.autoAdopt || result.staging === null) return result;
-  const adoption = await adoptProposal({ stagingDirectory: result.staging.directory, journalDirectory: state.layout.adoptionDirectory });
-  return { ...result, adoption };
+  if (!request.autoAdopt) return result;
+  const adoptions: AdoptionResult[] = [];
+  for (const skill of result.skills)
+    if (skill.staging !== null)
+      adoptions.push(await adoptProposal({ stagingDirectory: skill.staging.directory, journalDirectory: state.layout.adoptionDirectory }));
+  return { ...result, adoptions };
 }
 
 type GatheredTasks = { tasks: TaskRecord[]; mined?: MineRunResult; warnings: string[] } | { budgetSpent: SpentLimit[] };
@@ -228,23 +259,37 @@ async function nightUnderLock(request: ProjectNightRequest, state: LockedProject
   const nightId = `${stamp(startedAt)}-night-${night}`;
   const nightDirectory = path.join(layout.nightsDirectory, nightId);
   await mkdir(nightDirectory, { recursive: true });
-  const documentPath = path.resolve(workingDirectory, request.skill ?? defaultSkillDocument(project));
-  const base = { night, nightId, project, startedAt: startedAt.toISOString(), documentPath, harvest: null as NightRecord['harvest'] };
+  const mainDocument = path.resolve(workingDirectory, request.skill ?? defaultSkillDocument(project));
+  const base = { night, nightId, project, startedAt: startedAt.toISOString(), harvest: null as NightRecord['harvest'] };
+  let taskCount = 0;
   const finish = async (result: ProjectNightResult): Promise<ProjectNightResult> => {
-    if (result.report !== undefined) await writeJsonAtomic(path.join(nightDirectory, 'report.json'), result.report);
-    await writeFileAtomic(path.join(nightDirectory, 'report.md'), result.markdown);
-    await state.recordNight(recordOf(base, result, now()));
+    const { markdown, ...facts } = result;
+    await writeJsonAtomic(path.join(nightDirectory, 'report.json'), facts);
+    await writeFileAtomic(path.join(nightDirectory, 'report.md'), markdown);
+    await state.recordNight(recordOf(base, result, taskCount, now()));
     return result;
   };
   try {
-    const pinned = await readPinnedDocument(documentPath);
     const gathered = await gatherTasks(request, layout, nightDirectory, startedAt);
-    const common = { night, nightId, project, nightDirectory, staging: null, checkpointAdvanced: false };
+    const common = { night, nightId, project, nightDirectory, checkpointAdvanced: false };
+    const mainSkill = skillNameOf(mainDocument);
     if ('budgetSpent' in gathered) {
-      const report = miningStopReport(documentPath, night, gathered.budgetSpent);
-      return finish({ ...common, outcome: 'budget-spent', report, markdown: renderNightReport(report), warnings: [] });
+      const report = miningStopReport(mainDocument, night, gathered.budgetSpent);
+      const skills: SkillNightResult[] = [
+        {
+          skill: mainSkill,
+          documentPath: mainDocument,
+          outcome: 'budget-spent',
+          reason: 'the budget was spent while mining',
+          report,
+          staging: null,
+          recalled: 0,
+        },
+      ];
+      return finish({ ...common, outcome: 'budget-spent', skills, usage: combinedUsage([]), markdown: renderNightReport(report), warnings: [] });
     }
     const { tasks, mined, warnings } = gathered;
+    taskCount = tasks.length;
     if (mined !== undefined) base.harvest = { sources: mined.harvest.sources.map((report) => report.source), sessions: mined.sessions };
     // A night that reached a decision on its own harvest has read those sessions: the next starts after them.
     const advance = async (): Promise<boolean> => {
@@ -252,79 +297,30 @@ async function nightUnderLock(request: ProjectNightRequest, state: LockedProject
       await state.advanceCheckpoints(base.harvest.sources, startedAt.getTime());
       return true;
     };
+    const miningUsage = mined?.minerCalls === undefined ? undefined : miningUsageOf(mined.minerCalls);
     const found = { ...common, ...(mined === undefined ? {} : { mined }), warnings };
     if (tasks.length === 0)
       return finish({
         ...found,
         outcome: 'no-tasks',
+        skills: [],
+        usage: combinedUsage([miningUsage]),
         markdown: `# SkillOpt Sleep night ${night}: nothing to learn from\n\nNo task was mined from this project's sessions${mined === undefined ? '' : ` (${mined.sessions} sessions, ${mined.harvest.window})`}.\n`,
         checkpointAdvanced: await advance(),
       });
 
-    const miningCalls = mined?.minerCalls;
-    const spentBefore: NightSpend | undefined =
-      miningCalls === undefined
-        ? undefined
-        : {
-            calls: miningCalls.calls,
-            inputTokens: miningCalls.inputTokens,
-            outputTokens: miningCalls.outputTokens,
-            costUsd: miningCalls.costUsd,
-            wallSeconds: Math.max(0, (now().getTime() - startedAt.getTime()) / 1000),
-          };
-    const report = await runNight({
-      tasks,
-      documentPath,
-      document: pinned.text,
-      nightDirectory,
-      ...(request.layers === undefined ? {} : { layers: request.layers }),
-      ...(request.overrides === undefined ? {} : { overrides: request.overrides }),
-      workingDirectory,
-      resolver: request.resolver,
-      ...(request.editBudget === undefined ? {} : { editBudget: request.editBudget }),
-      project,
-      dryRun: false,
-      ...(request.signal === undefined ? {} : { signal: request.signal }),
-      ...(request.onEvent === undefined ? {} : { onEvent: request.onEvent }),
-      ...(request.resumeCommand === undefined ? {} : { resumeCommand: request.resumeCommand }),
-      ...(spentBefore === undefined ? {} : { spentBefore }),
-    });
-    let staging: ProjectNightResult['staging'] = null;
-    let stagingRefusal: string | undefined;
-    if (report.outcome === 'accepted' && report.wouldStage !== null) {
-      if ((await fileSha256(documentPath)) !== pinned.sha256)
-        stagingRefusal = `${documentPath} changed while the night ran; the proposal was made from the text the night began with, so nothing was staged. Run the night again.`;
-      else {
-        const stagingRoot = request.stagingInProject ? layout.projectStagingRoot : layout.stagingRoot;
-        if (request.stagingInProject) await ignoreInProject(stagingRoot);
-        const staged = await stageProposal({
-          stagingRoot,
-          nightId,
-          night,
-          project,
-          nightDirectory,
-          documents: [{ livePath: documentPath, proposed: report.wouldStage.document, liveSha256: pinned.sha256 }],
-          report: { ...report, night },
-          reportMarkdown: renderNightReport({ ...report, night }),
-          now: now(),
-        });
-        staging = { directory: staged.directory, documents: staged.manifest.documents.map((document) => document.livePath) };
-      }
-    }
-    const decided = (report.outcome === 'accepted' || report.outcome === 'rejected') && stagingRefusal === undefined;
-    const finalReport: NightReport = {
-      ...report,
-      night,
-      ...(staging === null ? {} : { staged: { directory: staging.directory } }),
-      ...(stagingRefusal === undefined ? {} : { stagingRefusal }),
-    };
+    const skills = await runSkillNights(request, state, { tasks, mainDocument, mainSkill, night, nightId, nightDirectory, startedAt, miningUsage, now });
+    await archiveTasks(layout.directory, tasks);
+    const usage = combinedUsage([miningUsage, ...skills.map((skill) => skill.report?.usage)]);
+    const outcome = overallOutcome(skills);
+    // Stopped by a budget or by a document that changed under it, the night is not over: its sessions are read again next time.
+    const decided =
+      skills.some((skill) => skill.outcome === 'accepted' || skill.outcome === 'rejected') &&
+      !skills.some((skill) => skill.outcome === 'budget-spent' || skill.report?.stagingRefusal !== undefined);
+    const partial = { ...found, outcome, skills, usage };
     return finish({
-      ...found,
-      outcome: report.outcome,
-      report: finalReport,
-      markdown: renderNightReport(finalReport),
-      staging,
-      ...(stagingRefusal === undefined ? {} : { stagingRefusal }),
+      ...partial,
+      markdown: renderProjectNight({ ...partial, checkpointAdvanced: decided }),
       checkpointAdvanced: decided ? await advance() : false,
     });
   } catch (error) {
@@ -332,11 +328,101 @@ async function nightUnderLock(request: ProjectNightRequest, state: LockedProject
       ...base,
       endedAt: now().toISOString(),
       outcome: 'failed',
-      tasks: 0,
-      staging: null,
+      tasks: taskCount,
+      skills: [],
       checkpointAdvanced: false,
       reason: error instanceof Error ? error.message.slice(0, 500) : String(error),
     });
     throw error;
   }
+}
+
+function miningUsageOf(calls: MinerCalls): NightUsage {
+  return {
+    calls: calls.calls,
+    inputTokens: calls.inputTokens,
+    outputTokens: calls.outputTokens,
+    costUsd: calls.costUsd,
+    unpricedCalls: calls.unpricedCalls,
+    byPurpose: { mine: calls.calls },
+  };
+}
+
+interface SkillNightsPlan {
+  tasks: readonly TaskRecord[];
+  mainDocument: string;
+  mainSkill: string;
+  night: number;
+  nightId: string;
+  nightDirectory: string;
+  startedAt: Date;
+  miningUsage: NightUsage | undefined;
+  now: () => Date;
+}
+
+/**
+ * Each skill's part of the night in turn, one budget over them all: what mining and the skills
+ * before spent is taken off what the next may spend, and once a budget stops one the rest are
+ * skipped. A skill the sessions used whose document cannot be found is skipped with its reason.
+ */
+async function runSkillNights(request: ProjectNightRequest, state: LockedProjectState, plan: SkillNightsPlan): Promise<SkillNightResult[]> {
+  const { layout } = state;
+  const roots = await skillRoots({
+    project: layout.project,
+    claudeHome: request.locations?.claudeHome ?? defaultSourceLocations().claudeHome,
+    extraRoots: request.skillRoots,
+  });
+  const archive = request.recall !== undefined && request.recall > 0 ? await readTaskArchive(layout.directory) : [];
+  const stagingRoot = request.stagingInProject ? layout.projectStagingRoot : layout.stagingRoot;
+  if (request.stagingInProject) await ignoreInProject(stagingRoot);
+  const results: SkillNightResult[] = [];
+  for (const group of groupTasksBySkill(plan.tasks, plan.mainSkill)) {
+    const skipped = (documentPath: string, reason: string): SkillNightResult => ({
+      skill: group.skill,
+      documentPath,
+      outcome: 'skipped',
+      reason,
+      staging: null,
+      recalled: 0,
+    });
+    if (results.some((result) => result.outcome === 'budget-spent')) {
+      results.push(skipped('', "the night's budget was spent before this skill's turn"));
+      continue;
+    }
+    let documentPath = plan.mainDocument;
+    if (group.skill !== plan.mainSkill) {
+      const resolution = await resolveSkill(group.skill, roots);
+      if (resolution.status !== 'found') {
+        results.push(skipped('', `skill ${group.skill} not found: ${resolution.reason}`));
+        continue;
+      }
+      documentPath = resolution.path;
+    }
+    const spent = combinedUsage([plan.miningUsage, ...results.map((result) => result.report?.usage)]);
+    results.push(
+      await runSkillNight({
+        skill: group.skill,
+        tasks: group.tasks,
+        documentPath,
+        directory: group.skill === plan.mainSkill ? plan.nightDirectory : path.join(plan.nightDirectory, 'skills', group.skill),
+        night: plan.night,
+        nightId: plan.nightId,
+        project: layout.project,
+        stagingRoot,
+        archive: archive.filter((task) => (task.skillHint.trim() === '' ? plan.mainSkill : task.skillHint.trim()) === group.skill),
+        recallCount: request.recall ?? 0,
+        spentBefore: { ...spent, wallSeconds: Math.max(0, (plan.now().getTime() - plan.startedAt.getTime()) / 1000) },
+        layers: request.layers,
+        overrides: request.overrides,
+        workingDirectory: request.workingDirectory,
+        resolver: request.resolver,
+        editBudget: request.editBudget,
+        signal: request.signal,
+        onEvent: request.onEvent,
+        resumeCommand: request.resumeCommand,
+        now: plan.now,
+      }),
+    );
+  }
+  return results;
 }

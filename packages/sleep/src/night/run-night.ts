@@ -49,7 +49,7 @@ export interface RunNightOptions {
   onEvent?: (event: RunEvent) => void;
   /** The command that resumes the night's run, named when it stops. */
   resumeCommand?: string;
-  /** What the night spent before its run (mining its tasks): it counts against the night's budgets and calls. */
+  /** What the night spent before its run (mining its tasks, other skills' runs): it counts against the night's budgets. */
   spentBefore?: NightSpend;
 }
 
@@ -152,7 +152,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
       rules: { before: rulesBefore, after: rulesBefore, added: [], removed: [] },
       wouldStage: null,
       runDirectory,
-      usage: nightUsage(summariseEntries(await readRunLedger(runDirectory)), options.spentBefore),
+      usage: nightUsage(summariseEntries(await readRunLedger(runDirectory))),
     };
   const history = await readRunHistory(runDirectory, summary.epochs * summary.stepsPerEpoch);
   const rulesAfter = rulesOfSkillText(await readFile(summary.bestSkillPath, 'utf8'));
@@ -189,6 +189,6 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     },
     wouldStage: accepted && documentAfter !== document ? { documentPath: options.documentPath, document: documentAfter } : null,
     runDirectory,
-    usage: nightUsage(summary.usage, options.spentBefore),
+    usage: nightUsage(summary.usage),
   };
 }

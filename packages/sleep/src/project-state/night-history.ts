@@ -9,6 +9,17 @@ export const NIGHTS_FILE = 'nights.jsonl';
 export const NIGHT_OUTCOMES = ['accepted', 'rejected', 'refused', 'budget-spent', 'no-tasks', 'failed'] as const;
 export type NightOutcome = (typeof NIGHT_OUTCOMES)[number];
 
+const skillNightSchema = z.object({
+  skill: z.string(),
+  documentPath: z.string(),
+  outcome: z.enum(['accepted', 'rejected', 'refused', 'budget-spent', 'skipped']),
+  validation: z.object({ before: z.number().nullable(), after: z.number().nullable() }).optional(),
+  /** The staged proposal's folder; null when nothing was staged for this skill. */
+  staging: z.string().nullable(),
+  /** Why it ended as it did, when the outcome alone does not say (refusal, budget, a skill not found). */
+  reason: z.string().optional(),
+});
+
 const nightRecordSchema = z.object({
   night: z.int().positive(),
   nightId: z.string().min(1),
@@ -16,15 +27,13 @@ const nightRecordSchema = z.object({
   startedAt: z.string(),
   endedAt: z.string(),
   outcome: z.enum(NIGHT_OUTCOMES),
-  documentPath: z.string(),
   tasks: z.int().nonnegative(),
-  validation: z.object({ before: z.number().nullable(), after: z.number().nullable() }).optional(),
-  /** The staged proposal's folder; null when nothing was staged. */
-  staging: z.string().nullable(),
+  /** Each skill the night learned for, the night's own document first. */
+  skills: z.array(skillNightSchema),
   /** Set when the night harvested sessions itself (no task file): the sources read and the sessions found. */
   harvest: z.object({ sources: z.array(z.enum(SOURCE_IDS)), sessions: z.int().nonnegative() }).nullable(),
   checkpointAdvanced: z.boolean(),
-  /** Why a night ended as it did, when the outcome alone does not say (refusal, failure, budget). */
+  /** Why a night failed. */
   reason: z.string().optional(),
   calls: z.int().nonnegative().optional(),
   costUsd: z.number().optional(),

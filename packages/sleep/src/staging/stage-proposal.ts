@@ -28,6 +28,8 @@ export interface StageProposalOptions {
   /** Where proposals are staged, one folder each; created when missing. */
   stagingRoot: string;
   nightId: string;
+  /** The skill the proposal is for; it names the folder with the night's id. */
+  skill: string;
   night: number;
   project: string;
   /** The night's own folder: its replays, ledger and events, the evidence for whoever reviews the proposal. */
@@ -64,6 +66,7 @@ function manifestOf(options: StageProposalOptions): StagingManifest {
     format: STAGING_FORMAT,
     nightId: options.nightId,
     night: options.night,
+    skill: options.skill,
     project: options.project,
     createdAt: (options.now ?? new Date()).toISOString(),
     documents,
@@ -73,10 +76,10 @@ function manifestOf(options: StageProposalOptions): StagingManifest {
   return manifest.data;
 }
 
-/** Creates `<root>/<nightId>`, or the first of `<nightId>-2`, `-3`… that does not exist yet: mkdir is the atomic claim. */
-async function reserveFolder(root: string, nightId: string): Promise<string> {
+/** Creates `<root>/<name>`, or the first of `<name>-2`, `-3`… that does not exist yet: mkdir is the atomic claim. */
+async function reserveFolder(root: string, name: string): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
-    const directory = path.join(root, attempt === 1 ? nightId : `${nightId}-${attempt}`);
+    const directory = path.join(root, attempt === 1 ? name : `${name}-${attempt}`);
     try {
       await mkdir(directory);
       return directory;
@@ -95,7 +98,7 @@ export async function stageProposal(options: StageProposalOptions): Promise<Stag
   const manifest = manifestOf(options);
   const root = path.resolve(options.stagingRoot);
   await mkdir(root, { recursive: true });
-  const directory = await reserveFolder(root, manifest.nightId);
+  const directory = await reserveFolder(root, `${manifest.nightId}-${manifest.skill}`);
   try {
     for (const [index, document] of manifest.documents.entries())
       await writeFileAtomic(path.join(directory, document.proposedFile), options.documents[index]!.proposed);

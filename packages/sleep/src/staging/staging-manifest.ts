@@ -20,9 +20,11 @@ const stagedDocumentSchema = z.strictObject({
 
 export const stagingManifestSchema = z.strictObject({
   format: z.literal(STAGING_FORMAT),
-  /** The night's id, also the staging folder's name (with `-2`, `-3`… when staged again). */
+  /** The night's id; the staging folder is `<nightId>-<skill>` (with `-2`, `-3`… when staged again). */
   nightId: plainFileNameSchema,
   night: z.number().int().min(1),
+  /** The skill the proposal is for (its SKILL.md's folder): a night proposes one per skill it learned for, adopted each on its own. */
+  skill: plainFileNameSchema,
   project: absolutePathSchema,
   createdAt: z.iso.datetime(),
   documents: z.array(stagedDocumentSchema).min(1),

@@ -125,6 +125,11 @@ function readTask(value: unknown, index: number, problems: string[], warnings: s
   return judge !== undefined && 'checks' in judge ? { ...task, judge: { kind: 'rule', checks: judge.checks } as RuleJudge } : task;
 }
 
+/** One task record as a task file holds it (ours or the original's keys), or undefined when it is not one. */
+export function parseTaskRecord(value: unknown): TaskRecord | undefined {
+  return readTask(value, 0, [], []);
+}
+
 /**
  * Reads a task file: ours, the original's snake_case one, or a bare array of tasks. Values of the
  * wrong type are errors listing every task at fault; unknown keys are warnings with the nearest

@@ -4,8 +4,8 @@ import {
   DEFAULT_EDIT_BUDGET,
   DEFAULT_MINED_TASKS,
   minerFlag,
-  nightExitCode,
   PERSONAS,
+  projectNightExitCode,
   runProjectNight,
   sourceLocationsOf,
   splitFractionFlags,
@@ -51,6 +51,12 @@ export default class SleepRun extends StreamingCommand {
     set: Flags.string({ description: 'one config value, key=value (repeatable), e.g. budget.total.max_wall_seconds=1800', multiple: true }),
     'edit-budget': Flags.integer({ description: 'the most rules one night may add, change or remove', default: DEFAULT_EDIT_BUDGET, min: 1 }),
     'staging-in-project': Flags.boolean({ description: 'stage in <project>/.skillopt-sleep/staging (with a .gitignore) instead of the state directory' }),
+    recall: Flags.integer({ description: "add the n earlier tasks of this project most like tonight's to each skill's training", default: 0, min: 0 }),
+    'skill-root': Flags.string({
+      description:
+        "another folder of <name>/SKILL.md skills (repeatable): a task whose session used a skill by name trains that skill, found there or in the project's .agents, .claude, .cursor or .devin skills or ~/.claude/skills, with its own gate and proposal",
+      multiple: true,
+    }),
     'auto-adopt': Flags.boolean({ description: 'adopt what the night stages at once, as `sleep adopt` does (undo it with `sleep adopt --undo`)' }),
     ...SOURCE_FLAGS,
     ...WINDOW_FLAGS,
@@ -86,15 +92,17 @@ export default class SleepRun extends StreamingCommand {
       editBudget: flags['edit-budget'],
       stagingInProject: flags['staging-in-project'],
       autoAdopt: flags['auto-adopt'],
+      skillRoots: flags['skill-root'],
+      recall: flags.recall,
       resumeCommand: 'skillopt sleep run (the next night starts over)',
     });
     for (const warning of result.warnings) writeWarning(warning);
-    if (result.report !== undefined && nightExitCode(result.report) === 1) process.exitCode = EXIT_CODES.runFailed;
+    if (projectNightExitCode(result) === 1) process.exitCode = EXIT_CODES.runFailed;
     const { markdown, ...facts } = result;
     if (this.jsonEnabled()) return facts;
     process.stdout.write(markdown);
     writeLine(`\nThe night's files: ${result.nightDirectory}`);
-    if (result.adoption !== undefined) process.stdout.write(adoptionSummary(result.adoption, 'skillopt sleep'));
+    if (result.adoptions !== undefined) process.stdout.write(adoptionSummary(result.adoptions, 'skillopt sleep'));
     return facts;
   }
 }

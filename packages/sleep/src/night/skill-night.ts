@@ -1,0 +1,103 @@
+import type { RunEvent } from '@skillopt/contract';
+import type { ConfigLayerInput, PackageResolver } from '@skillopt/core';
+import { fileSha256 } from '../adoption/file-sha256.js';
+import { stageProposal } from '../staging/stage-proposal.js';
+import type { TaskRecord } from '../tasks/task-record.js';
+import type { NightSpend } from './night-budget.js';
+import type { NightReport } from './night-report.js';
+import { renderNightReport } from './night-report-markdown.js';
+import { readPinnedDocument } from './pinned-document.js';
+import { runNight } from './run-night.js';
+import { recallSimilarTasks } from './task-recall.js';
+
+/** How one skill's part of a night ended. */
+export interface SkillNightResult {
+  skill: string;
+  /** The live document; empty when the skill could not be found. */
+  documentPath: string;
+  /** `skipped`: the skill's document could not be found, or the night's budget was spent before its turn. */
+  outcome: 'accepted' | 'rejected' | 'refused' | 'budget-spent' | 'skipped';
+  /** Why, when the outcome alone does not say: a refusal, the budget, a missing skill, a proposal not staged. */
+  reason?: string;
+  /** The document's SHA-256 as the night read it (null: there was no file): the pin a proposal carries. */
+  baselineSha256?: string | null;
+  report?: NightReport;
+  staging: { directory: string } | null;
+  /** Earlier nights' tasks recalled into this skill's training. */
+  recalled: number;
+}
+
+export interface SkillNightInput {
+  skill: string;
+  tasks: readonly TaskRecord[];
+  documentPath: string;
+  /** This skill's folder of the night. */
+  directory: string;
+  night: number;
+  nightId: string;
+  project: string;
+  stagingRoot: string;
+  /** The project's archived tasks of this skill, and how many of the most similar to recall (0: none). */
+  archive: readonly TaskRecord[];
+  recallCount: number;
+  spentBefore: NightSpend;
+  layers?: readonly ConfigLayerInput[] | undefined;
+  overrides?: readonly string[] | undefined;
+  workingDirectory: string;
+  resolver: PackageResolver;
+  editBudget?: number | undefined;
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: RunEvent) => void) | undefined;
+  resumeCommand?: string | undefined;
+  now: () => Date;
+}
+
+/**
+ * One skill's part of a night: its document read once and pinned by its hash, earlier nights'
+ * similar tasks recalled into its training, the night run on its own gate, and, when the gate
+ * accepts and the text changes, a proposal of its own staged with that pin. A document changed
+ * while the night ran is not staged: the proposal was made from the text the night read.
+ */
+export async function runSkillNight(input: SkillNightInput): Promise<SkillNightResult> {
+  const pinned = await readPinnedDocument(input.documentPath);
+  const recalled = recallSimilarTasks(input.tasks, input.archive, input.recallCount);
+  const report = await runNight({
+    tasks: [...input.tasks, ...recalled],
+    documentPath: input.documentPath,
+    document: pinned.text,
+    nightDirectory: input.directory,
+    ...(input.layers === undefined ? {} : { layers: input.layers }),
+    ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
+    workingDirectory: input.workingDirectory,
+    resolver: input.resolver,
+    ...(input.editBudget === undefined ? {} : { editBudget: input.editBudget }),
+    project: input.project,
+    dryRun: false,
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
+    ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
+    ...(input.resumeCommand === undefined ? {} : { resumeCommand: input.resumeCommand }),
+    spentBefore: input.spentBefore,
+  });
+  const base = { skill: input.skill, documentPath: input.documentPath, baselineSha256: pinned.sha256, recalled: recalled.length };
+  const reason = report.refusal?.reason ?? report.budget?.spent.map((limit) => `${limit.configKey}: ${limit.used} of ${limit.max} used`).join('; ');
+  const withNight: NightReport = { ...report, night: input.night };
+  if (report.outcome !== 'accepted' || report.wouldStage === null)
+    return { ...base, outcome: report.outcome, ...(reason === undefined ? {} : { reason }), report: withNight, staging: null };
+  if ((await fileSha256(input.documentPath)) !== pinned.sha256) {
+    const stagingRefusal = `${input.documentPath} changed while the night ran; the proposal was made from the text the night began with, so nothing was staged. Run the night again.`;
+    return { ...base, outcome: 'accepted', reason: stagingRefusal, report: { ...withNight, stagingRefusal }, staging: null };
+  }
+  const staged = await stageProposal({
+    stagingRoot: input.stagingRoot,
+    nightId: input.nightId,
+    skill: input.skill,
+    night: input.night,
+    project: input.project,
+    nightDirectory: input.directory,
+    documents: [{ livePath: input.documentPath, proposed: report.wouldStage.document, liveSha256: pinned.sha256 }],
+    report: withNight,
+    reportMarkdown: renderNightReport(withNight),
+    now: input.now(),
+  });
+  return { ...base, outcome: 'accepted', report: { ...withNight, staged: { directory: staged.directory } }, staging: { directory: staged.directory } };
+}
