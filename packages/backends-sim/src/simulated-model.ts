@@ -25,7 +25,7 @@ import { DEFAULT_TENDENCY_RATES, readSkillRules, type FailureClass } from './fai
 import { hashHex } from './hashing.js';
 import { answerOptimizerPrompt } from './optimizer.js';
 import { asksForWorkbookScript, decideSpreadsheetBehaviour, renderSpreadsheetReply, renderUnknownSpreadsheetReply } from './spreadsheet-target.js';
-import { decideSleepBehaviour, isSleepRuleTask, type SleepDecision } from './sleep-target.js';
+import { decideSleepBehaviour, isSleepRuleTask, skillWithDeveloperInstructions, type SleepDecision } from './sleep-target.js';
 import { answerSleepJudge, answerSleepMiner, sleepStageOf } from './sleep-stages.js';
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
@@ -159,8 +159,10 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     const key = readKey();
     const entry = key.lookup(step.taskText);
     if (entry !== undefined && isSleepRuleTask(entry)) {
-      // A Sleep replay through a harness: the skill is the instruction file it installed, and the habits of the missing rules show.
-      const decision = decideSleepBehaviour({ seed, noise }, entry, step.skill, readSkillRules(step.skill));
+      // A Sleep task through a harness: the skill is the instruction file it installed (with what the developer
+      // asked for since the question), and the habits of the missing rules show.
+      const followed = skillWithDeveloperInstructions(step.skill, step.reading.userTexts, entry);
+      const decision = decideSleepBehaviour({ seed, noise }, entry, followed, readSkillRules(followed));
       return { text: decision.reply, metadata: { agentStep: 'answer', ...sleepReplyMetadata(decision) } };
     }
     const question =
@@ -212,10 +214,8 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       .map(messageText)
       .join('\n\n');
     const skill = findSkill(system);
-    const userText = request.messages
-      .filter((message) => message.role === 'user')
-      .map(messageText)
-      .join('\n');
+    const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
+    const userText = userTexts.join('\n');
     if (isAlfworldRequest(system, userText)) {
       // A household text game: one action chosen from the step's own admissible list.
       const lastUserText = messageText(request.messages.filter((message) => message.role === 'user').pop() as Message);
@@ -227,8 +227,10 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
     }
     const entry = key.lookup(userText);
     if (entry !== undefined && isSleepRuleTask(entry)) {
-      // A Sleep replay of a task tagged with the formats the developer wanted: the habits of the missing rules show.
-      const decision = decideSleepBehaviour({ seed, noise }, entry, skill, readSkillRules(skill));
+      // A Sleep task tagged with the formats the developer wanted: the habits of the rules missing from the skill
+      // (and from what the developer asked for since the question) show.
+      const followed = skillWithDeveloperInstructions(skill, userTexts, entry);
+      const decision = decideSleepBehaviour({ seed, noise }, entry, followed, readSkillRules(followed));
       return { text: decision.reply, metadata: sleepReplyMetadata(decision) };
     }
     const question =
@@ -252,7 +254,6 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       return { text: `I will look this up with the ${tool.name} tool first.`, toolCalls: [toolCall], metadata: { knownQuestion: entry !== undefined } };
     }
     const effects = readSkillRules(skill);
-    const userTexts = request.messages.filter((message) => message.role === 'user').map(messageText);
     const asksForScript = asksForWorkbookScript(userTexts[0] ?? '');
     if (asksForScript && entry?.workbookCases === undefined)
       return { text: renderUnknownSpreadsheetReply(), metadata: { knownQuestion: false, simulatedFailureClasses: [], noisy: false } };

@@ -2,6 +2,7 @@ import type { AnswerKeyEntry } from './answer-key.js';
 import type { RuleEffects } from './failure-classes.js';
 import { hashHex, unitHash } from './hashing.js';
 import { pastTenseSubject } from './past-tense.js';
+import { normalizeAnswer } from './text.js';
 import { SLEEP_FORMAT_HARM, SLEEP_HARMFUL_TASK_KEY, SLEEP_RULE_CLASSES, type SleepHabit, type SleepRuleKey } from './sleep-failure-classes.js';
 
 /**
@@ -33,6 +34,25 @@ export function sleepRulesOf(tags: readonly string[] | undefined): SleepRuleKey[
 /** Whether the entry is a Sleep task the simulated target has habits for (at least one known `rule:` tag). */
 export function isSleepRuleTask(entry: AnswerKeyEntry | undefined): boolean {
   return entry !== undefined && sleepRulesOf(entry.tags).length > 0;
+}
+
+/** A harness's reminders inside a user turn are its own context, not the developer's words. */
+const HARNESS_REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+/**
+ * The skill a Sleep task is answered with in a conversation: the skill's rules, then what the
+ * developer said in the turns after the one that asked the question ("give arXiv ids with their
+ * arXiv: prefix"), which a model follows for the rest of that conversation as it follows its skill.
+ * A replay is a new conversation: it asks once, so only the skill's rules hold there.
+ */
+export function skillWithDeveloperInstructions(skill: string, userTexts: readonly string[], entry: AnswerKeyEntry): string {
+  const asked = userTexts.findIndex((text) => normalizeAnswer(text).includes(entry.normalizedQuestion));
+  if (asked < 0) return skill;
+  const instructions = userTexts
+    .slice(asked + 1)
+    .map((text) => text.replace(HARNESS_REMINDER, ' ').trim())
+    .filter((text) => text !== '');
+  return instructions.length === 0 ? skill : `${skill}\n\n${instructions.join('\n')}`;
 }
 
 export interface SleepDecision {

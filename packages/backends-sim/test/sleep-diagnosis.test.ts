@@ -39,6 +39,15 @@ describe('the diagnosis of a failed Sleep trajectory', () => {
     expect(diagnoseSleepTrajectory(sleep('Added login form'))).toEqual([]);
   });
 
+  it('reads what a failed contains check wanted when the task has no reference (a task mined with rule checks)', () => {
+    const failed = (prediction: string, failureReason: string) => ({ taskType: 'sleep', prediction, failureReason });
+    expect(diagnoseSleepTrajectory(failed('Answer: 1706.03762', 'failed: contains=arXiv:1706.03762, no_refusal'))).toEqual(['bare-arxiv-id', 'missing-tag']);
+    expect(diagnoseSleepTrajectory(failed('Added login form, as asked', 'failed: contains=Add login form, as asked'))).toEqual(['past-tense-commit']);
+    // A check that wanted the text absent says nothing of what the reply should hold.
+    expect(diagnoseSleepTrajectory(failed('Here is 1706.03762', 'failed: not_contains=arXiv:1706.03762'))).toEqual([]);
+    expect(diagnoseSleepTrajectory(failed('Here is 1706.03762', 'all checks passed'))).toEqual([]);
+  });
+
   it('is what the optimizer reads for a trajectory of task type sleep (not the answer classes)', () => {
     expect(diagnoseTrajectory(sleep('Added login form', 'Add login form'))).toEqual(['past-tense-commit']);
     // The same reply in a QA trajectory reads as a missing answer tag instead.

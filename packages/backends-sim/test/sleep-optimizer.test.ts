@@ -70,6 +70,33 @@ async function ask(model: ChatModel, prompt: string): Promise<Record<string, unk
 }
 
 describe('the simulated optimizer on Sleep trajectories', () => {
+  it('proposes the same two rules for tasks mined with a contains check, which carry no reference', async () => {
+    // What Sleep's miner writes from a session the developer was satisfied with, judged by its rule judge.
+    const failed = await Promise.all(
+      RESEARCHER_ITEMS.map(async (item): Promise<ScoredRollout> => {
+        const reply = await replay(target, SCAFFOLD, item.question as string);
+        const accepted = item.references?.[0] as string;
+        expect(reply).not.toContain(accepted);
+        return {
+          status: 'scored',
+          id: item.id,
+          taskType: 'sleep',
+          hard: 0,
+          soft: 0.5,
+          prediction: reply,
+          trajectory: {
+            turns: [
+              { role: 'user', content: item.question as string },
+              { role: 'assistant', content: reply },
+            ],
+            failureReason: `failed: contains=${accepted}`,
+          },
+        };
+      }),
+    );
+    expect((await proposedRules(failed, SCAFFOLD)).map(fixesOf).sort()).toEqual([['bare-arxiv-id'], ['missing-tag']]);
+  });
+
   it('proposes the wrap and arXiv rules for the researcher persona, once each, naming no task', async () => {
     const failed = await Promise.all(RESEARCHER_ITEMS.map((item) => rollout(item, SCAFFOLD)));
     expect(failed.map((result) => result.hard)).toEqual(failed.map(() => 0));

@@ -182,6 +182,49 @@ describe('the simulated target on Sleep tasks replayed through an agent harness'
   });
 });
 
+/**
+ * A developer's session in Claude Code as it reaches the model: the question (after the harness's
+ * reminder), the habit's reply, the developer's instruction, the reply that follows it.
+ */
+describe('the simulated target in a conversation where the developer states the format they want', () => {
+  const reminder = "<system-reminder>\nAs you answer the user's questions, you can use the following context.\n</system-reminder>";
+  const ask = async (turns: readonly string[]): Promise<string> => {
+    const messages: Message[] = [{ role: 'system', content: 'You are Claude Code.\nPrimary working directory: /w' }];
+    let reply = '';
+    for (const [index, turn] of turns.entries()) {
+      messages.push({ role: 'user', content: index === 0 ? `${reminder}\n${turn}` : turn });
+      reply = (await target().generate({ messages, tools: [...CLAUDE_CODE_TOOLS], purpose: 'rollout' })).text;
+      messages.push({ role: 'assistant', content: reply });
+    }
+    return reply;
+  };
+  const instruction = 'Please always give arXiv ids with their arXiv: prefix, inside <answer></answer> tags.';
+
+  it('shows the habits when asked, and follows the instruction for the rest of the conversation', async () => {
+    expect(await ask([question(1)])).toBe('Answer: 1706.03762');
+    expect(await ask([question(1), instruction])).toBe('Here is the result. <answer>arXiv:1706.03762</answer>');
+    expect(await ask([question(1), instruction, 'thanks, perfect'])).toBe('Here is the result. <answer>arXiv:1706.03762</answer>');
+  });
+
+  it("takes nothing from the harness's reminders, and a new conversation starts without the instruction", async () => {
+    const instructionInReminder = `<system-reminder>\n${instruction}\n</system-reminder>`;
+    expect(await ask([question(1), instructionInReminder])).toBe('Answer: 1706.03762');
+    expect(await ask([question(1), instruction])).toBe('Here is the result. <answer>arXiv:1706.03762</answer>');
+    expect(await ask([question(2)])).toBe('Answer: 1406.2661');
+  });
+
+  it('in a chat conversation too, while a single replay request keeps only its skill', async () => {
+    const messages: Message[] = [
+      { role: 'system', content: `<skill>\n${SCAFFOLD}\n</skill>` },
+      { role: 'user', content: question(1) },
+      { role: 'assistant', content: 'Answer: 1706.03762' },
+      { role: 'user', content: instruction },
+    ];
+    expect((await target().generate({ messages, purpose: 'rollout' })).text).toBe('Here is the result. <answer>arXiv:1706.03762</answer>');
+    expect(await replay(target(), SCAFFOLD, question(1), instruction)).toBe('Answer: 1706.03762');
+  });
+});
+
 describe('the past tense of a commit subject', () => {
   it('adds ed, d after e, doubles a short final consonant and knows a few irregulars', () => {
     expect(['Add', 'Fix', 'Update', 'Bump', 'Remove', 'Refactor', 'Stop', 'Copy', 'Make', 'fixed'].map(pastTense)).toEqual([
