@@ -32,7 +32,9 @@ describe('--help', () => {
       'sleep:harvest',
       'sleep:mine',
       'sleep:run',
+      'sleep:schedule',
       'sleep:status',
+      'sleep:unschedule',
       'train',
     ]);
   });

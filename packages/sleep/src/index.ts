@@ -1,5 +1,5 @@
 export { type CheckpointStore, CHECKPOINTS_FILE, CHECKPOINTS_FORMAT, createCheckpointStore } from './checkpoints/checkpoint-store.js';
-export { defaultStateDirectory, projectStateDirectory } from './checkpoints/state-directory.js';
+export { defaultStateDirectory, projectPathHash, projectStateDirectory } from './checkpoints/state-directory.js';
 export { detectFeedback, type FeedbackLexicon, feedbackLexicon } from './harvest/feedback-signals.js';
 export {
   type CorruptLine,
@@ -148,3 +148,7 @@ export type { SkillNightResult } from './night/skill-night.js';
 export { PROJECT_SKILL_FOLDERS, resolveSkill, type SkillResolution, skillRoots } from './skills/skill-resolver.js';
 export { type AdoptRequest, adoptStaged, adoptionSummary, NOTHING_TO_ADOPT_ERROR_CODE, SELECTION_REQUIRED_ERROR_CODE } from './command-line/adopt-run.js';
 export { readSleepStatus, type SleepStatus, type StatusRequest, statusSummary } from './command-line/status-run.js';
+export { type ScheduleRequest, type ScheduleResult, scheduleNight, scheduleSummary } from './command-line/schedule-run.js';
+export { type UnscheduleRequest, type UnscheduleResult, unscheduleNights, unscheduleSummary } from './command-line/unschedule-run.js';
+export { CRONTAB_FAILED_ERROR_CODE, CRONTAB_UNAVAILABLE_ERROR_CODE } from './schedule/crontab-program.js';
+export type { ScheduledNightFlags } from './schedule/scheduled-night.js';

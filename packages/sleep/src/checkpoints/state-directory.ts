@@ -22,6 +22,14 @@ export function defaultStateDirectory(environment: Readonly<Record<string, strin
 export function projectStateDirectory(stateDirectory: string, project: string): string {
   const absolute = path.resolve(project);
   const name = (path.basename(absolute) || 'root').replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40);
-  const hash = createHash('sha256').update(absolute).digest('hex').slice(0, 12);
-  return path.join(stateDirectory, 'projects', `${name}-${hash}`);
+  return path.join(stateDirectory, 'projects', `${name}-${projectPathHash(absolute)}`);
+}
+
+/**
+ * A project's short name for machines: the first 12 hex digits of the SHA-256 of its absolute
+ * path. Its state folder ends with it, and its scheduled night is marked by it, so a crontab line
+ * or a unit file can be matched to the folder by eye.
+ */
+export function projectPathHash(project: string): string {
+  return createHash('sha256').update(path.resolve(project)).digest('hex').slice(0, 12);
 }

@@ -7,6 +7,8 @@ import { projectNightExitCode, runProjectNight } from '../night/project-night.js
 import { DEFAULT_EDIT_BUDGET } from '../night/run-night.js';
 import { adoptStaged, adoptionSummary } from './adopt-run.js';
 import { readSleepStatus, statusSummary } from './status-run.js';
+import { scheduleNight, scheduleSummary } from './schedule-run.js';
+import { unscheduleNights, unscheduleSummary } from './unschedule-run.js';
 import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
 import { harvestWarnings, startHarvestRun } from './harvest-run.js';
@@ -14,19 +16,22 @@ import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, s
 import { mineSummary } from './mine-summary.js';
 import { modelFlagOverrides } from './model-flags.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
+import type { ScheduledNightFlags } from '../schedule/scheduled-night.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
-const SUBCOMMANDS = ['harvest', 'mine', 'dry-run', 'run', 'status', 'adopt'] as const;
+const SUBCOMMANDS = ['harvest', 'mine', 'dry-run', 'run', 'status', 'adopt', 'schedule', 'unschedule'] as const;
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
 Commands:
-  harvest   read your own coding-agent sessions and say, per source, what a night would learn from
-  mine      turn one project's sessions into a task file for you to review, then pass to dry-run
-  dry-run   run one whole night on a task file and print its report; stages nothing
-  run       one night for a project: its new sessions (or a reviewed task file) to a proposal staged for review
-  status    the project's nights, checkpoints and staged proposals
-  adopt     write a staged proposal into the live skill document, as one transaction; --undo puts it back
+  harvest     read your own coding-agent sessions and say, per source, what a night would learn from
+  mine        turn one project's sessions into a task file for you to review, then pass to dry-run
+  dry-run     run one whole night on a task file and print its report; stages nothing
+  run         one night for a project: its new sessions (or a reviewed task file) to a proposal staged for review
+  status      the project's nights, checkpoints and staged proposals
+  adopt       write a staged proposal into the live skill document, as one transaction; --undo puts it back
+  schedule    run a project's night every day: a line in your crontab, or with --systemd a user timer
+  unschedule  remove what schedule added: the project's crontab line (--all: every project's) or its unit files
 
 skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-projects] [--since <time> | --lookback <span>] [--max-sessions <n>] [--state-dir <folder>] [--json]
 
@@ -94,6 +99,23 @@ skillopt-sleep adopt [--project <folder>] [--staging <folder> | --skill <name>..
   Adoption refuses when a document changed since its night read it, writes every document of the proposal or none,
   keeps a backup and a receipt, and finishes rolling back an adoption a crash interrupted before anything else.
 
+skillopt-sleep schedule [--project <folder>] [--hour <0-23>] [--minute <0-59>] [--systemd] [--env-file <file>] [--state-dir <folder>] [run's flags]... [--json]
+
+  --hour, --minute  the local time of the night (default 03:17)
+  --systemd         write a systemd user service and timer (in ~/.config/systemd/user, or under $XDG_CONFIG_HOME) instead
+                    of a crontab line, and print the systemctl command that starts them (schedule runs no systemctl)
+  --env-file        the file of NAME=value lines the night reads API keys from, when it exists (default
+                    <state directory>/sleep.env; chmod 600). Keys are never written into the crontab or a unit file.
+  --state-dir       Sleep's state folder, passed to every night; the crontab line appends to <project's folder>/cron.log there
+  Kept for every night, as run takes them: --skill, --tasks, --persona, --miner, --backend, --model, --config, --set
+  (a secret is refused), --edit-budget, --staging-in-project, --auto-adopt, --source, --max-sessions, --max-tasks,
+  --val-fraction, --test-fraction and the source-location flags. Scheduling a project again replaces its line.
+
+skillopt-sleep unschedule [--project <folder> | --all] [--systemd] [--json]
+
+  --all      every project's line (the whole block schedule keeps in your crontab), or with --systemd every unit it wrote
+  Removes only what schedule added; every other line of your crontab is kept as it was.
+
 Examples:
   skillopt-sleep harvest --lookback 7d
   skillopt-sleep mine --lookback 7d --out tasks.json
@@ -103,6 +125,9 @@ Examples:
   skillopt-sleep run --lookback 7d --set budget.total.max_calls=300
   skillopt-sleep status
   skillopt-sleep adopt
+  skillopt-sleep schedule --hour 2 --minute 30 --backend claude-code
+  skillopt-sleep schedule --systemd
+  skillopt-sleep unschedule
 `;
 
 export interface CommandLineIo {
@@ -133,6 +158,8 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   if (command === 'run') return runNightCommand(rest, io);
   if (command === 'status') return runStatus(rest, io);
   if (command === 'adopt') return runAdopt(rest, io);
+  if (command === 'schedule') return runSchedule(rest, io);
+  if (command === 'unschedule') return runUnschedule(rest, io);
   const values = parseOptions<{
     tasks?: string;
     skill?: string;
@@ -432,5 +459,75 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
     workingDirectory: io.workingDirectory,
   });
   io.write(values.json ? `${JSON.stringify({ type: 'result', adoptions: result })}\n` : adoptionSummary(result));
+  return 0;
+}
+
+/** `skillopt-sleep schedule`: a nightly `run` of the project, in the crontab or as systemd user units. */
+async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<number> {
+  const values = parseOptions<
+    ScheduledNightFlags & {
+      project?: string;
+      hour?: string;
+      minute?: string;
+      'env-file'?: string;
+      systemd?: boolean;
+      'state-dir'?: string;
+      json?: boolean;
+      help?: boolean;
+    }
+  >(args, {
+    project: { type: 'string', short: 'p' },
+    hour: { type: 'string' },
+    minute: { type: 'string' },
+    'env-file': { type: 'string' },
+    systemd: { type: 'boolean' },
+    'state-dir': { type: 'string' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+    skill: { type: 'string' },
+    tasks: { type: 'string' },
+    persona: { type: 'string' },
+    miner: { type: 'string' },
+    backend: { type: 'string' },
+    model: { type: 'string' },
+    config: { type: 'string' },
+    set: { type: 'string', multiple: true },
+    source: { type: 'string', multiple: true, short: 's' },
+    'edit-budget': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'max-tasks': { type: 'string' },
+    'val-fraction': { type: 'string' },
+    'test-fraction': { type: 'string' },
+    'staging-in-project': { type: 'boolean' },
+    'auto-adopt': { type: 'boolean' },
+    'vscode-workspace-storage': { type: 'string', multiple: true },
+    ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
+  });
+  const { project, hour, minute, 'env-file': environmentFile, systemd, 'state-dir': stateDirectory, json, help, ...night } = values;
+  if (help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const result = await scheduleNight({ project, hour, minute, environmentFile, systemd, stateDirectory, night, workingDirectory: io.workingDirectory });
+  for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
+  io.write(json ? `${JSON.stringify({ type: 'result', ...result })}\n` : scheduleSummary(result));
+  return 0;
+}
+
+/** `skillopt-sleep unschedule`: removes what schedule added. */
+async function runUnschedule(args: readonly string[], io: CommandLineIo): Promise<number> {
+  const values = parseOptions<{ project?: string; all?: boolean; systemd?: boolean; json?: boolean; help?: boolean }>(args, {
+    project: { type: 'string', short: 'p' },
+    all: { type: 'boolean' },
+    systemd: { type: 'boolean' },
+    json: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.write(USAGE);
+    return 0;
+  }
+  const result = await unscheduleNights({ project: values.project, all: values.all, systemd: values.systemd, workingDirectory: io.workingDirectory });
+  io.write(values.json ? `${JSON.stringify({ type: 'result', ...result })}\n` : unscheduleSummary(result));
   return 0;
 }

@@ -24,6 +24,8 @@ export interface ProjectStateLayout {
   projectStagingRoot: string;
   /** Where an adoption keeps its lock and its journal while it runs. */
   adoptionDirectory: string;
+  /** Where the nights cron starts (`sleep schedule`) append their output. */
+  cronLogFile: string;
 }
 
 export function projectStateLayout(stateDirectory: string, project: string): ProjectStateLayout {
@@ -37,6 +39,7 @@ export function projectStateLayout(stateDirectory: string, project: string): Pro
     stagingRoot: path.join(directory, 'staging'),
     projectStagingRoot: path.join(absoluteProject, '.skillopt-sleep', 'staging'),
     adoptionDirectory: path.join(directory, 'adoption'),
+    cronLogFile: path.join(directory, 'cron.log'),
   };
 }
 
