@@ -66,7 +66,11 @@ describe('skillopt sleep run, status and adopt', () => {
     expect(stopped.stdout).toContain('- budget.total.max_calls: 5 of 5 used');
     const status = await skillopt(['sleep', 'status', '--json']);
     const result = JSON.parse(status.stdout.trim().split('\n').at(-1) as string);
-    expect(result).toMatchObject({ nights: 1, recentNights: [{ outcome: 'budget-spent', skills: [{ outcome: 'budget-spent', staging: null }], checkpointAdvanced: false }], proposals: [] });
+    expect(result).toMatchObject({
+      nights: 1,
+      recentNights: [{ outcome: 'budget-spent', skills: [{ outcome: 'budget-spent', staging: null }], checkpointAdvanced: false }],
+      proposals: [],
+    });
   });
 
   test('a night is refused (exit 2) while another process holds the project, naming it', async () => {

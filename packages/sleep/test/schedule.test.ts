@@ -96,6 +96,13 @@ describe('sleep schedule with cron', () => {
     expect(crontab.calls().filter((call) => call === '-').length).toBe(writes);
   });
 
+  test('keeps recall and skill roots for every night, a relative root made absolute', async () => {
+    const scheduled = await schedule({ night: { recall: '5', 'skill-root': ['shared-skills'] } });
+    expect(scheduled.cron?.line).toContain("'--recall=5'");
+    expect(scheduled.cron?.line).toMatch(/'--skill-root=\/[^']*\/shared-skills'/);
+    await expect(schedule({ night: { recall: '-1' } })).rejects.toThrow('--recall must be a whole number of at least 0');
+  });
+
   test('two projects get two lines; unscheduling one leaves the other; --all removes the block', async () => {
     const own = '0 1 * * * /usr/bin/true\n';
     crontab.set(own);

@@ -500,6 +500,8 @@ async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<
     'test-fraction': { type: 'string' },
     'staging-in-project': { type: 'boolean' },
     'auto-adopt': { type: 'boolean' },
+    recall: { type: 'string' },
+    'skill-root': { type: 'string', multiple: true },
     'vscode-workspace-storage': { type: 'string', multiple: true },
     ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
   });

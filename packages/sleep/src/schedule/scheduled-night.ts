@@ -30,6 +30,8 @@ export interface ScheduledNightFlags extends LocationOptions {
   'test-fraction'?: string | undefined;
   'staging-in-project'?: boolean | undefined;
   'auto-adopt'?: boolean | undefined;
+  recall?: number | string | undefined;
+  'skill-root'?: readonly string[] | undefined;
 }
 
 // Flags whose value is a path: made absolute against the folder `schedule` ran in, since the night runs elsewhere.
@@ -92,6 +94,13 @@ export async function scheduledNightArguments(
     words.push([flag, absolute]);
   }
   for (const folder of flags['vscode-workspace-storage'] ?? []) words.push(['vscode-workspace-storage', path.resolve(context.workingDirectory, folder)]);
+  for (const folder of flags['skill-root'] ?? []) words.push(['skill-root', path.resolve(context.workingDirectory, folder)]);
+  if (flags.recall !== undefined) {
+    const recall = Number(flags.recall);
+    if (!(String(flags.recall).trim() !== '' && Number.isInteger(recall) && recall >= 0))
+      throw refused(`--recall must be a whole number of at least 0, got ${JSON.stringify(String(flags.recall))}.`);
+    words.push(['recall', String(recall)]);
+  }
   for (const flag of TEXT_FLAGS) words.push([flag, flags[flag]]);
   if (flags.source !== undefined) words.push(['source', parseSourceNames(flags.source).join(',')]);
   for (const flag of WHOLE_NUMBER_FLAGS) {

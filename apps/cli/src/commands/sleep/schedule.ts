@@ -44,6 +44,8 @@ export default class SleepSchedule extends StreamingCommand {
     'edit-budget': Flags.integer({ description: 'the most rules one night may add, change or remove', min: 1 }),
     'staging-in-project': Flags.boolean({ description: 'stage in <project>/.skillopt-sleep/staging (with a .gitignore)' }),
     'auto-adopt': Flags.boolean({ description: 'adopt what a night stages at once, as `sleep adopt` does' }),
+    recall: Flags.integer({ description: "the n earlier tasks of the project most like a night's to add to its training", min: 0 }),
+    'skill-root': Flags.string({ description: 'another folder of <name>/SKILL.md skills a night may train (repeatable)', multiple: true }),
     ...SOURCE_FLAGS,
     'max-sessions': Flags.integer({ description: 'the most sessions a night reads', min: 1 }),
     'max-tasks': Flags.integer({ description: 'the most tasks a night mines', min: 1 }),
