@@ -69,18 +69,23 @@ function turnOutcome(run: ProcessResult, prompt: string): TurnOutcome {
 
 interface NightResult {
   outcome: string;
-  staging: { directory: string; documents: string[] } | null;
+  /** One skill here: the project's managed skill, which no session named. */
+  skills: Array<{
+    skill: string;
+    documentPath: string;
+    staging: { directory: string } | null;
+    report: {
+      validation: { before: { score: number }; after: { score: number } };
+      rules: { added: string[] };
+      runDirectory: string;
+    };
+  }>;
+  usage: { byPurpose: Record<string, number> };
   mined: {
     tasksFile: string;
     sessions: number;
     minerCalls: { ledgerFile: string; calls: number; simulated: boolean };
     harvest: { sessions: number; sources: Array<{ source: string; filesFound: number; sessions: number; skipped: Record<string, number> }> };
-  };
-  report: {
-    validation: { before: { score: number }; after: { score: number } };
-    rules: { added: string[] };
-    runDirectory: string;
-    usage: { byPurpose: Record<string, number> };
   };
 }
 
@@ -217,24 +222,28 @@ testWithAgentCli(
 
       // The gate accepted rules that really raised the held-out score.
       expect(night.outcome).toBe('accepted');
-      expect(night.report.rules.added.length).toBeGreaterThan(0);
-      expect(night.report.validation.after.score).toBeGreaterThan(night.report.validation.before.score);
+      expect(night.skills.map((skill) => [skill.skill, skill.documentPath])).toEqual([
+        ['skillopt-sleep-learned', path.join(project, '.claude', 'skills', 'skillopt-sleep-learned', 'SKILL.md')],
+      ]);
+      const [{ report, staging }] = night.skills as [NightResult['skills'][number]];
+      expect(report.rules.added.length).toBeGreaterThan(0);
+      expect(report.validation.after.score).toBeGreaterThan(report.validation.before.score);
 
       // The ledgers: the miner's calls, and replays through Claude Code.
       const minerCalls = ledgerOf(night.mined.minerCalls.ledgerFile).filter((line) => line.line === 'call-started');
       expect(minerCalls.map((line) => line.purpose)).toEqual(Array.from({ length: SESSIONS }, () => 'mine'));
-      const harnessCalls = ledgerOf(path.join(night.report.runDirectory, 'ledger.jsonl')).filter(
+      const harnessCalls = ledgerOf(path.join(report.runDirectory, 'ledger.jsonl')).filter(
         (line) => line.line === 'call-started' && line.provider === 'claude-code',
       );
       expect(harnessCalls.length).toBeGreaterThan(0);
       expect(new Set(harnessCalls.map((line) => line.purpose))).toEqual(new Set(['replay']));
-      expect(night.report.usage.byPurpose).toMatchObject({ mine: SESSIONS, replay: harnessCalls.length });
+      expect(night.usage.byPurpose).toMatchObject({ mine: SESSIONS, replay: harnessCalls.length });
 
       // 3. Staged, not written: the live document is the project's managed skill, still absent.
       const live = path.join(project, '.claude', 'skills', 'skillopt-sleep-learned', 'SKILL.md');
-      expect(night.staging?.documents).toEqual([live]);
-      const staged = readFileSync(path.join(night.staging?.directory ?? '', 'proposed-1-SKILL.md'), 'utf8');
-      for (const rule of night.report.rules.added) expect(staged).toContain(rule);
+      expect(staging).not.toBeNull();
+      const staged = readFileSync(path.join(staging?.directory ?? '', 'proposed-1-SKILL.md'), 'utf8');
+      for (const rule of report.rules.added) expect(staged).toContain(rule);
       expect(existsSync(live)).toBe(false);
 
       // 4. Adopted: the live file holds the rules. Undone: it is gone again.
@@ -248,7 +257,7 @@ testWithAgentCli(
       const ownText = '# My paper notes\n\n- Cite with BibTeX keys.\n';
       mkdirSync(path.dirname(live), { recursive: true });
       writeFileSync(live, ownText);
-      const refused = await skillopt(['adopt', '--staging', night.staging?.directory ?? '']);
+      const refused = await skillopt(['adopt', '--staging', staging?.directory ?? '']);
       expect(refused.exitCode).toBe(2);
       const error = jsonLines(refused.stdout).find((line) => line.type === 'error')?.error as { code: string; message: string } | undefined;
       expect(error?.code).toBe('adoption-refused');
