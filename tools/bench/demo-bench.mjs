@@ -10,6 +10,7 @@
 //   node tools/bench/demo-bench.mjs [--latency-ms 0,20] [--transport in-process|http] [--repeat 3] [--set key=value …] [--json]
 import { parseArgs } from 'node:util';
 import { collectListenerWarnings, fixed, machineLine, numberList, runDemo, table, TRANSPORTS } from './lib/demo-run.mjs';
+import { callsByRoleAndPurposeTable, TIMING_HEADER, timingCells } from './lib/latency-tables.mjs';
 
 const warnings = collectListenerWarnings();
 
@@ -84,50 +85,17 @@ console.log(machineLine());
 console.log('');
 
 // Calls by role and purpose: the same work at every latency (the simulator is deterministic).
-const purposeRows = [];
-const roles = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose)))].sort((a, b) => b.localeCompare(a));
-for (const role of roles) {
-  const purposes = [...new Set(results.flatMap((result) => Object.keys(result.byRoleAndPurpose[role] ?? {})))];
-  for (const purpose of purposes) purposeRows.push([role, purpose, ...results.map((result) => String(result.byRoleAndPurpose[role]?.[purpose]?.calls ?? 0))]);
-}
-purposeRows.push(['all', '', ...results.map((result) => String(result.calls))]);
 console.log('Model calls by role and purpose (ledger totals; cache hits are not calls)');
-console.log(table(['role', 'purpose', ...results.map((result) => `calls @${result.latencyMs} ms`)], purposeRows));
+console.log(callsByRoleAndPurposeTable(results, (result) => result.byRoleAndPurpose));
 console.log('');
 
 const zero = results.find((result) => result.latencyMs === 0);
 console.log('Time');
 console.log(
   table(
-    [
-      'latency/call',
-      'wall',
-      'waves',
-      'latency slots',
-      'wall ÷ latency',
-      '÷ slots',
-      'calls',
-      'rollouts run',
-      'cache hits',
-      'Σ call latency',
-      'overlap',
-      'waves × latency',
-      'run dir',
-    ],
+    [...TIMING_HEADER, 'waves × latency', 'run dir'],
     results.map((result) => [
-      `${result.latencyMs} ms`,
-      `${fixed(result.wallMs / 1000, 2)} s`,
-      String(result.sequentialWaves),
-      String(result.latencySlots ?? '—'),
-      // The latency slots the run took in fact: its wall time beyond the loop's own (at 0 ms), in calls.
-      result.latencyMs === 0 || !zero ? '—' : fixed((result.wallMs - zero.wallMs) / result.latencyMs, 1),
-      // Against the critical path: 1.0 is a schedule with no slack (target: within 1.3).
-      result.latencyMs === 0 || !zero || !result.latencySlots ? '—' : `${fixed((result.wallMs - zero.wallMs) / result.latencyMs / result.latencySlots, 2)}×`,
-      String(result.calls),
-      String(result.rollouts.run),
-      String(result.rollouts.cacheHits),
-      `${fixed(result.summedModelLatencyMs / 1000, 2)} s`,
-      result.latencyMs === 0 ? '—' : `${fixed(result.summedModelLatencyMs / result.wallMs, 1)}×`,
+      ...timingCells(result, zero),
       `${fixed((result.sequentialWaves * result.latencyMs) / 1000, 2)} s`,
       `${fixed(result.bytesWritten / 1024, 0)} KiB`,
     ]),

@@ -11,13 +11,12 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { collectListenerWarnings, fixed, machineLine, numberList, table } from './lib/demo-run.mjs';
+import { collectListenerWarnings, core, fixed, importBuilt, machineLine, numberList, repoRoot, table } from './lib/demo-run.mjs';
+import { callsByRoleAndPurposeTable, TIMING_HEADER, timingCells } from './lib/latency-tables.mjs';
 
 const warnings = collectListenerWarnings();
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const sleepPackage = path.join(repositoryRoot, 'packages', 'sleep');
+const sleepPackage = path.join(repoRoot, 'packages', 'sleep');
 
 const { values } = parseArgs({
   options: {
@@ -36,8 +35,8 @@ if (values.help) {
 const latencies = numberList(values['latency-ms'], '--latency-ms');
 const repeat = Math.max(1, Number.parseInt(values.repeat, 10) || 1);
 
-const { dryRunNight, personaFixture } = await import(pathToFileURL(path.join(sleepPackage, 'dist', 'index.js')).href);
-const { createPackageResolver } = await import(pathToFileURL(path.join(repositoryRoot, 'packages', 'core', 'dist', 'index.js')).href);
+const { dryRunNight, personaFixture } = await importBuilt('sleep');
+const { createPackageResolver } = core;
 const { tasksFile, skillFile } = personaFixture(values.persona);
 // The simulated backend is a development dependency of @skillopt/sleep: resolved from its folder, as the bin resolves it from its installation.
 const resolver = createPackageResolver({ workingDirectory: sleepPackage });
@@ -112,51 +111,17 @@ console.log(machineLine());
 console.log('');
 
 // Calls by role and purpose: the same work at every latency (the simulator is deterministic).
-const purposeRows = [];
-const roles = [...new Set(results.flatMap((result) => Object.keys(result.callsByRoleAndPurpose)))].sort((a, b) => b.localeCompare(a));
-for (const role of roles) {
-  const purposes = [...new Set(results.flatMap((result) => Object.keys(result.callsByRoleAndPurpose[role] ?? {})))];
-  const cell = (totals) => (totals === undefined ? '0' : `${totals.calls}${totals.cacheHits > 0 ? ` (${totals.cacheHits} cache hits)` : ''}`);
-  for (const purpose of purposes) purposeRows.push([role, purpose, ...results.map((result) => cell(result.callsByRoleAndPurpose[role]?.[purpose]))]);
-}
-purposeRows.push(['all', '', ...results.map((result) => String(result.calls))]);
+const cacheCell = (totals) => (totals === undefined ? '0' : `${totals.calls}${totals.cacheHits > 0 ? ` (${totals.cacheHits} cache hits)` : ''}`);
 console.log("Model calls by role and purpose (the night's core run: a dry run mines nothing; cache hits are replays reused, not calls)");
-console.log(table(['role', 'purpose', ...results.map((result) => `calls @${result.latencyMs} ms`)], purposeRows));
+console.log(callsByRoleAndPurposeTable(results, (result) => result.callsByRoleAndPurpose, cacheCell));
 console.log('');
 
 const zero = results.find((result) => result.latencyMs === 0);
 console.log("Time (target: the latency slots taken within 1.3× of the night's critical path, as for the demo)");
 console.log(
   table(
-    [
-      'latency/call',
-      'wall',
-      'waves',
-      'latency slots',
-      'wall ÷ latency',
-      '÷ slots',
-      'calls',
-      'rollouts run',
-      'cache hits',
-      'Σ call latency',
-      'overlap',
-      'slots × latency',
-    ],
-    results.map((result) => [
-      `${result.latencyMs} ms`,
-      `${fixed(result.wallMs / 1000, 2)} s`,
-      String(result.sequentialWaves),
-      String(result.latencySlots ?? '—'),
-      // The latency slots the night took in fact: its wall time beyond the loop's own (at 0 ms), in calls.
-      result.latencyMs === 0 || !zero ? '—' : fixed((result.wallMs - zero.wallMs) / result.latencyMs, 1),
-      result.latencyMs === 0 || !zero || !result.latencySlots ? '—' : `${fixed((result.wallMs - zero.wallMs) / result.latencyMs / result.latencySlots, 2)}×`,
-      String(result.calls),
-      String(result.rollouts.run),
-      String(result.rollouts.cacheHits),
-      `${fixed(result.summedModelLatencyMs / 1000, 2)} s`,
-      result.latencyMs === 0 ? '—' : `${fixed(result.summedModelLatencyMs / result.wallMs, 1)}×`,
-      `${fixed(((result.latencySlots ?? 0) * result.latencyMs) / 1000, 2)} s`,
-    ]),
+    [...TIMING_HEADER, 'slots × latency'],
+    results.map((result) => [...timingCells(result, zero), `${fixed(((result.latencySlots ?? 0) * result.latencyMs) / 1000, 2)} s`]),
   ),
 );
 if (zero)
