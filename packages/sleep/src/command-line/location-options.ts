@@ -14,6 +14,18 @@ export interface LocationOptions {
   'devin-transcripts'?: string | undefined;
 }
 
+/** The location options that name one path each (`--vscode-workspace-storage` may be repeated). */
+export const SINGLE_LOCATION_OPTIONS = [
+  'claude-home',
+  'codex-home',
+  'copilot-home',
+  'copilot-session-store',
+  'cursor-home',
+  'pi-home',
+  'opencode-db',
+  'devin-transcripts',
+] as const satisfies ReadonlyArray<keyof LocationOptions>;
+
 /** The source locations the options name, absolute; the Copilot CLI's store follows `--copilot-home` unless named. */
 export function sourceLocationsOf(options: LocationOptions, workingDirectory: string): Partial<SourceLocations> {
   const absolute = (value: string | undefined) => (value === undefined ? undefined : path.resolve(workingDirectory, value));

@@ -15,7 +15,7 @@ import { harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, splitFractionFlags } from './mine-run.js';
 import { mineSummary } from './mine-summary.js';
 import { modelFlagOverrides } from './model-flags.js';
-import { type LocationOptions, sourceLocationsOf } from './location-options.js';
+import { type LocationOptions, SINGLE_LOCATION_OPTIONS, sourceLocationsOf } from './location-options.js';
 import type { ScheduledNightFlags } from '../schedule/scheduled-night.js';
 
 /** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
@@ -203,17 +203,6 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   return nightExitCode(night.report);
 }
 
-const LOCATION_OPTION_NAMES = [
-  'claude-home',
-  'codex-home',
-  'copilot-home',
-  'copilot-session-store',
-  'cursor-home',
-  'pi-home',
-  'opencode-db',
-  'devin-transcripts',
-] as const;
-
 function parseOptions<Values>(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): Values {
   try {
     return parseArgs({ args: [...args], options, strict: true }).values as Values;
@@ -242,7 +231,7 @@ const HARVEST_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'vscode-workspace-storage': { type: 'string', multiple: true },
-  ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
+  ...Object.fromEntries(SINGLE_LOCATION_OPTIONS.map((name) => [name, { type: 'string' as const }])),
 };
 
 function countOption(name: string, value: string): number {
@@ -354,6 +343,19 @@ async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<n
   return 0;
 }
 
+/** The flags of `run`: the miner's, and the night's own. */
+const RUN_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  ...MINE_OPTIONS,
+  skill: { type: 'string' },
+  tasks: { type: 'string' },
+  persona: { type: 'string' },
+  'edit-budget': { type: 'string' },
+  'staging-in-project': { type: 'boolean' },
+  'auto-adopt': { type: 'boolean' },
+  'skill-root': { type: 'string', multiple: true },
+  recall: { type: 'string' },
+};
+
 /** `skillopt-sleep run`: one night for one project, staged for review. */
 async function runNightCommand(args: readonly string[], io: CommandLineIo): Promise<number> {
   type RunValues = MineValues & {
@@ -366,17 +368,7 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     'skill-root'?: string[];
     recall?: string;
   };
-  const values = parseOptions<RunValues>(args, {
-    ...MINE_OPTIONS,
-    skill: { type: 'string' },
-    tasks: { type: 'string' },
-    persona: { type: 'string' },
-    'edit-budget': { type: 'string' },
-    'staging-in-project': { type: 'boolean' },
-    'auto-adopt': { type: 'boolean' },
-    'skill-root': { type: 'string', multiple: true },
-    recall: { type: 'string' },
-  });
+  const values = parseOptions<RunValues>(args, RUN_OPTIONS);
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -462,7 +454,11 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
   return 0;
 }
 
+// A schedule keeps `run`'s flags but the window: each scheduled night reads from where the last one stopped.
+const { since: _since, lookback: _lookback, ...SCHEDULED_RUN_OPTIONS } = RUN_OPTIONS;
+
 /** `skillopt-sleep schedule`: a nightly `run` of the project, in the crontab or as systemd user units. */
+
 async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<number> {
   const values = parseOptions<
     ScheduledNightFlags & {
@@ -476,34 +472,11 @@ async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<
       help?: boolean;
     }
   >(args, {
-    project: { type: 'string', short: 'p' },
+    ...SCHEDULED_RUN_OPTIONS,
     hour: { type: 'string' },
     minute: { type: 'string' },
     'env-file': { type: 'string' },
     systemd: { type: 'boolean' },
-    'state-dir': { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-    skill: { type: 'string' },
-    tasks: { type: 'string' },
-    persona: { type: 'string' },
-    miner: { type: 'string' },
-    backend: { type: 'string' },
-    model: { type: 'string' },
-    config: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    source: { type: 'string', multiple: true, short: 's' },
-    'edit-budget': { type: 'string' },
-    'max-sessions': { type: 'string' },
-    'max-tasks': { type: 'string' },
-    'val-fraction': { type: 'string' },
-    'test-fraction': { type: 'string' },
-    'staging-in-project': { type: 'boolean' },
-    'auto-adopt': { type: 'boolean' },
-    recall: { type: 'string' },
-    'skill-root': { type: 'string', multiple: true },
-    'vscode-workspace-storage': { type: 'string', multiple: true },
-    ...Object.fromEntries(LOCATION_OPTION_NAMES.map((name) => [name, { type: 'string' as const }])),
   });
   const { project, hour, minute, 'env-file': environmentFile, systemd, 'state-dir': stateDirectory, json, help, ...night } = values;
   if (help) {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import type { LocationOptions } from '../command-line/location-options.js';
+import { type LocationOptions, SINGLE_LOCATION_OPTIONS } from '../command-line/location-options.js';
 import { minerFlag, splitFractionFlags } from '../command-line/mine-run.js';
 import { personaFixture } from '../persona-fixtures.js';
 import { parseSourceNames } from '../sources/source-names.js';
@@ -35,19 +35,7 @@ export interface ScheduledNightFlags extends LocationOptions {
 }
 
 // Flags whose value is a path: made absolute against the folder `schedule` ran in, since the night runs elsewhere.
-const PATH_FLAGS = [
-  'skill',
-  'tasks',
-  'config',
-  'claude-home',
-  'codex-home',
-  'copilot-home',
-  'copilot-session-store',
-  'cursor-home',
-  'pi-home',
-  'opencode-db',
-  'devin-transcripts',
-] as const;
+const PATH_FLAGS = ['skill', 'tasks', 'config', ...SINGLE_LOCATION_OPTIONS] as const;
 const TEXT_FLAGS = ['persona', 'miner', 'backend', 'model', 'val-fraction', 'test-fraction'] as const;
 const WHOLE_NUMBER_FLAGS = ['edit-budget', 'max-sessions', 'max-tasks'] as const;
 const SWITCH_FLAGS = ['staging-in-project', 'auto-adopt'] as const;
