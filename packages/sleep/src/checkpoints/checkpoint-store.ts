@@ -28,6 +28,8 @@ export interface CheckpointStore {
   readonly stateDirectory: string;
   /** The checkpoint of one project and source, or undefined when no night completed there. */
   read(project: string, source: SourceId): Promise<number | undefined>;
+  /** Every source's checkpoint of one project, in one read. */
+  readProject(project: string): Promise<Partial<Record<SourceId, number>>>;
   /** Every project's checkpoint of `source` (for a harvest over all projects). */
   readAll(source: SourceId): Promise<Map<string, number>>;
   /**
@@ -56,6 +58,9 @@ export function createCheckpointStore(stateDirectory: string): CheckpointStore {
     stateDirectory,
     async read(project, source) {
       return (await readFile(checkpointsFile(stateDirectory, project)))?.sources[source];
+    },
+    async readProject(project) {
+      return (await readFile(checkpointsFile(stateDirectory, project)))?.sources ?? {};
     },
     async readAll(source) {
       const found = new Map<string, number>();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type DirectoryLockHolder, readDirectoryLock } from '@skillopt/core';
 import { createCheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
-import { SOURCE_IDS, type SourceId } from '../harvest/session-record.js';
+import type { SourceId } from '../harvest/session-record.js';
 import type { NightRecord } from '../project-state/night-history.js';
 import { readNightHistory } from '../project-state/night-history.js';
 import { projectStateLayout } from '../project-state/project-state.js';
@@ -47,12 +47,9 @@ export async function readSleepStatus(request: StatusRequest): Promise<SleepStat
   const layout = projectStateLayout(stateDirectory, project);
   const history = await readNightHistory(layout.directory);
   const holder = await readDirectoryLock(layout.directory).catch(() => undefined);
-  const store = createCheckpointStore(stateDirectory);
   const checkpoints: Partial<Record<SourceId, string>> = {};
-  for (const source of SOURCE_IDS) {
-    const time = await store.read(project, source);
-    if (time !== undefined) checkpoints[source] = new Date(time).toISOString();
-  }
+  for (const [source, time] of Object.entries(await createCheckpointStore(stateDirectory).readProject(project)))
+    checkpoints[source as SourceId] = new Date(time).toISOString();
   const proposals = [...(await listStagedProposals(layout.stagingRoot)), ...(await listStagedProposals(layout.projectStagingRoot))]
     .sort((first, second) => first.manifest.createdAt.localeCompare(second.manifest.createdAt))
     .map((proposal) => ({

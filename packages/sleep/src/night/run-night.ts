@@ -123,10 +123,11 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     resolver: withNightEnvironment(options.resolver),
     needsOptimizer: true,
   });
+  // One budget covers the whole night: what was spent before this run is taken off what it may spend.
   const budgetAsSet = run.config.budget;
   if (options.spentBefore !== undefined) run.config.budget = budgetLeft(budgetAsSet, options.spentBefore);
   const runDirectory = path.join(options.nightDirectory, 'run');
-  const training = train({
+  const summary = await train({
     config: run.config,
     environment: run.environment,
     target: run.target,
@@ -138,8 +139,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.resumeCommand === undefined ? {} : { resumeCommand: options.resumeCommand }),
-  });
-  const summary = await training.catch(async (error: unknown) => {
+  }).catch((error: unknown) => {
     if (!(SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent)) throw error;
     return { budgetSpent: limitsAsSet(spentLimitsOf(error), options.spentBefore, budgetAsSet) };
   });
