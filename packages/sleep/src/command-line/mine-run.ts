@@ -13,6 +13,7 @@ import { selectNightTasks } from '../night/night-tasks.js';
 import { writeTaskFile } from '../tasks/task-file.js';
 import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
 import { type HarvestRunRequest, type HarvestRunResult, harvestWarnings, startHarvestRun } from './harvest-run.js';
+import { fileNameTime } from '../file-name-time.js';
 
 /** The most tasks one mined file holds, as the original's default. */
 export const DEFAULT_MINED_TASKS = 40;
@@ -114,16 +115,12 @@ export function mineExitCode(result: MineRunResult): 0 | 1 {
   return calls !== undefined && calls.failures.length > 0 && result.miner === 'heuristic' ? 1 : 0;
 }
 
-function fileStamp(moment: Date): string {
-  return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-}
-
 /** Where the mined tasks go: --out, else a new file under the project's folder of the state directory. */
 function taskFilePath(request: MineRunRequest, project: string): string {
   const { workingDirectory } = request;
   if (request.output !== undefined) return path.resolve(workingDirectory, request.output);
   const stateDirectory = stateDirectoryOf(request);
-  const name = `${fileStamp(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.tasks.json`;
+  const name = `${fileNameTime(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.tasks.json`;
   return path.join(projectStateDirectory(stateDirectory, project), 'mined', name);
 }
 
@@ -141,7 +138,7 @@ async function minerModel(request: MineRunRequest, project: string) {
   const ledgerFile = path.join(
     projectStateDirectory(stateDirectoryOf(request), project),
     'mined',
-    `${fileStamp(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.ledger.jsonl`,
+    `${fileNameTime(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.ledger.jsonl`,
   );
   await mkdir(path.dirname(ledgerFile), { recursive: true });
   const prepared = await prepareChatModel({

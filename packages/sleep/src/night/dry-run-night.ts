@@ -7,6 +7,7 @@ import { readTaskFile } from '../tasks/task-file.js';
 import type { NightReport } from './night-report.js';
 import { renderNightReport } from './night-report-markdown.js';
 import { runNight } from './run-night.js';
+import { fileNameTime } from '../file-name-time.js';
 
 export interface DryRunNightOptions {
   /** A task file (`skillopt.sleep.tasks.v1`, or the original's), as mined or as reviewed. */
@@ -34,15 +35,11 @@ export interface DryRunNight {
   warnings: string[];
 }
 
-function timestamp(moment: Date): string {
-  return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-}
-
 /** A new folder under `<state directory>/dry-runs`, named after the moment; two dry runs in the same second get two folders. */
 async function freshDryRunDirectory(moment: Date): Promise<string> {
   const parent = path.join(defaultStateDirectory(), 'dry-runs');
   await mkdir(parent, { recursive: true });
-  return mkdtemp(path.join(parent, `${timestamp(moment)}-`));
+  return mkdtemp(path.join(parent, `${fileNameTime(moment)}-`));
 }
 
 /**

@@ -21,6 +21,7 @@ import { defaultSkillDocument } from './pinned-document.js';
 import { renderProjectNight } from './project-night-markdown.js';
 import { groupTasksBySkill, skillNameOf } from './skill-groups.js';
 import { runSkillNight, type SkillNightResult } from './skill-night.js';
+import { fileNameTime } from '../file-name-time.js';
 
 /** What `sleep run` is asked, in either front end. */
 export interface ProjectNightRequest {
@@ -93,10 +94,6 @@ export interface ProjectNightResult {
 export function projectNightExitCode(result: Pick<ProjectNightResult, 'outcome' | 'skills'>): 0 | 1 {
   if (result.outcome === 'refused' || result.outcome === 'budget-spent') return 1;
   return result.skills.some((skill) => skill.report?.stagingRefusal !== undefined) ? 1 : 0;
-}
-
-function stamp(moment: Date): string {
-  return moment.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
 }
 
 function refusal(message: string): SkillOptError {
@@ -256,7 +253,7 @@ async function nightUnderLock(request: ProjectNightRequest, state: LockedProject
   const project = layout.project;
   const night = Math.max(0, ...(await state.nights()).map((record) => record.night)) + 1;
   const startedAt = now();
-  const nightId = `${stamp(startedAt)}-night-${night}`;
+  const nightId = `${fileNameTime(startedAt)}-night-${night}`;
   const nightDirectory = path.join(layout.nightsDirectory, nightId);
   await mkdir(nightDirectory, { recursive: true });
   const mainDocument = path.resolve(workingDirectory, request.skill ?? defaultSkillDocument(project));
