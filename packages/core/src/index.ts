@@ -65,6 +65,7 @@ export {
   ATOMIC_TEMPORARY_SUFFIX,
   type CreateRunStoreOptions,
   type AtomicWriteData,
+  type AtomicWriteOptions,
   type BestSkillState,
   bestSkillStateSchema,
   checkedRelativePath,

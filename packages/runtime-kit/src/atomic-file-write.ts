@@ -5,6 +5,11 @@ import path from 'node:path';
 /** What `writeFileAtomic` accepts: a whole text or buffer, or chunks streamed from an iterable. */
 export type AtomicWriteData = string | Uint8Array | AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>;
 
+export interface AtomicWriteOptions {
+  /** The new file's permission bits (e.g. a replaced file's own); default the process's for a new file. */
+  mode?: number;
+}
+
 /**
  * Replaces `filePath` with `data` so that a reader, or a run killed at any instant, sees either
  * the old file or the whole new one, never a prefix of the new one.
@@ -14,7 +19,7 @@ export type AtomicWriteData = string | Uint8Array | AsyncIterable<string | Uint8
  * file behind a committed name), and is then renamed over the target. Missing parent directories
  * are created. On any failure the temporary file is removed and the old content stays in place.
  */
-export async function writeFileAtomic(filePath: string, data: AtomicWriteData): Promise<void> {
+export async function writeFileAtomic(filePath: string, data: AtomicWriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const directory = path.dirname(filePath);
   await mkdir(directory, { recursive: true });
   const temporaryPath = temporaryPathFor(filePath);
@@ -23,6 +28,8 @@ export async function writeFileAtomic(filePath: string, data: AtomicWriteData): 
   const handle = await open(temporaryPath, 'wx');
   try {
     try {
+      // Set on the temporary file, so the file is never visible under its name with another mode (and the umask does not apply).
+      if (options.mode !== undefined) await handle.chmod(options.mode);
       if (typeof data === 'string' || data instanceof Uint8Array) {
         await handle.writeFile(data);
       } else {

@@ -30,4 +30,11 @@ export { findExecutable } from './find-executable.js';
 export { AGENT_CLI_SANDBOX_LIMITS, DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
 export { createUnsandboxedRunner } from './unsandboxed-runner.js';
 
-export { ATOMIC_TEMPORARY_SUFFIX, type AtomicWriteData, isAtomicTemporaryFileName, syncDirectory, writeFileAtomic } from './atomic-file-write.js';
+export {
+  ATOMIC_TEMPORARY_SUFFIX,
+  type AtomicWriteData,
+  type AtomicWriteOptions,
+  isAtomicTemporaryFileName,
+  syncDirectory,
+  writeFileAtomic,
+} from './atomic-file-write.js';

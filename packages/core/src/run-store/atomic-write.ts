@@ -2,7 +2,14 @@ import { writeFileAtomic } from '@skillopt/runtime-kit';
 import { redactArtifactSecrets } from './secret-guard.js';
 
 // The atomic write itself is runtime-kit's (backends and envs write files that must never be half-written too).
-export { ATOMIC_TEMPORARY_SUFFIX, type AtomicWriteData, isAtomicTemporaryFileName, syncDirectory, writeFileAtomic } from '@skillopt/runtime-kit';
+export {
+  ATOMIC_TEMPORARY_SUFFIX,
+  type AtomicWriteData,
+  type AtomicWriteOptions,
+  isAtomicTemporaryFileName,
+  syncDirectory,
+  writeFileAtomic,
+} from '@skillopt/runtime-kit';
 
 /**
  * Writes `value` as 2-space JSON with a trailing newline, atomically (see writeFileAtomic), with

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readdir, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { acquireDirectoryLock, isFileNotFound, writeFileAtomic } from '@skillopt/core';
@@ -192,10 +192,9 @@ async function prepare(options: FileTransactionOptions, transactionId: string): 
   return prepared;
 }
 
-/** Writes `content` atomically over `filePath`, with `mode` when given (writeFileAtomic's new file has the default one). */
+/** Writes `content` atomically over `filePath`, with `mode` when given (a new file otherwise has the default one). */
 async function writeWithMode(filePath: string, content: FileContent, mode: number | undefined): Promise<void> {
-  await writeFileAtomic(filePath, content);
-  if (mode !== undefined) await chmod(filePath, mode);
+  await writeFileAtomic(filePath, content, mode === undefined ? {} : { mode });
 }
 
 /** Removes the directories that are empty, deepest first; returns those removed. */
