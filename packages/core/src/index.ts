@@ -237,6 +237,8 @@ export {
   conventionalPackageNamesIn,
   createPackageResolver,
   DEFAULT_IMPORT_CONDITIONS,
+  FIRST_PARTY_PACKAGES,
+  type FirstPartyPackage,
   interpretPackageName,
   type LocatedPackage,
   locatePackage,

@@ -1,3 +1,4 @@
+export * from './known-package-names.js';
 export * from './installed-package-names.js';
 export * from './package-candidates.js';
 export * from './package-entry.js';
