@@ -1,4 +1,4 @@
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseArgs } from 'node:util';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
@@ -15,23 +15,17 @@ import { harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, splitFractionFlags } from './mine-run.js';
 import { mineSummary } from './mine-summary.js';
 import { modelFlagOverrides } from './model-flags.js';
-import { type LocationOptions, SINGLE_LOCATION_OPTIONS, sourceLocationsOf } from './location-options.js';
+import { type LocationOptions, sourceLocationsOf } from './location-options.js';
+import { sleepConfigLayers } from './sleep-config-layers.js';
+import { SLEEP_ACTION_NAMES, SLEEP_ACTIONS, type SleepOptions, sleepActionOptions } from './sleep-actions.js';
 import type { ScheduledNightFlags } from '../schedule/scheduled-night.js';
-
-/** The subcommands of `skillopt-sleep`; `skillopt sleep …` in the CLI has the same ones. */
-const SUBCOMMANDS = ['harvest', 'mine', 'dry-run', 'run', 'status', 'adopt', 'schedule', 'unschedule'] as const;
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
 Commands:
-  harvest     read your own coding-agent sessions and say, per source, what a night would learn from
-  mine        turn one project's sessions into a task file for you to review, then pass to dry-run
-  dry-run     run one whole night on a task file and print its report; stages nothing
-  run         one night for a project: its new sessions (or a reviewed task file) to a proposal staged for review
-  status      the project's nights, checkpoints and staged proposals
-  adopt       write a staged proposal into the live skill document, as one transaction; --undo puts it back
-  schedule    run a project's night every day: a line in your crontab, or with --systemd a user timer
-  unschedule  remove what schedule added: the project's crontab line (--all: every project's) or its unit files
+${SLEEP_ACTIONS.map((action) => `  ${action.name.padEnd(12)}${action.summary}`).join('\n')}
+
+Every command takes --help (-h).
 
 skillopt-sleep harvest [--source <names>]... [--project <folder>]... [--all-projects] [--since <time> | --lookback <span>] [--max-sessions <n>] [--state-dir <folder>] [--json]
 
@@ -149,8 +143,8 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     io.write(USAGE);
     return command === undefined ? 1 : 0;
   }
-  if (!(SUBCOMMANDS as readonly string[]).includes(command)) {
-    const nearest = nearestWord(command, SUBCOMMANDS);
+  if (!(SLEEP_ACTION_NAMES as readonly string[]).includes(command)) {
+    const nearest = nearestWord(command, SLEEP_ACTION_NAMES);
     throw usageError(`unknown command "${command}"${nearest === undefined ? '' : `; did you mean "${nearest.word}"?`}`);
   }
   if (command === 'harvest') return runHarvest(rest, io);
@@ -171,18 +165,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     out?: string;
     json?: boolean;
     help?: boolean;
-  }>(rest, {
-    tasks: { type: 'string' },
-    skill: { type: 'string' },
-    persona: { type: 'string' },
-    config: { type: 'string' },
-    set: { type: 'string', multiple: true },
-    backend: { type: 'string' },
-    model: { type: 'string' },
-    out: { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  }>(rest, sleepActionOptions('dry-run'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -192,7 +175,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     tasksFile,
     skillFile,
     ...(values.out === undefined ? {} : { outputDirectory: values.out }),
-    ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
+    layers: sleepConfigLayers({ configFile: values.config }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     workingDirectory: io.workingDirectory,
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
@@ -203,7 +186,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
   return nightExitCode(night.report);
 }
 
-function parseOptions<Values>(args: readonly string[], options: NonNullable<ParseArgsConfig['options']>): Values {
+function parseOptions<Values>(args: readonly string[], options: SleepOptions): Values {
   try {
     return parseArgs({ args: [...args], options, strict: true }).values as Values;
   } catch (error) {
@@ -219,19 +202,6 @@ type HarvestValues = LocationOptions & {
   'state-dir'?: string;
   json?: boolean;
   help?: boolean;
-};
-
-/** The flags `harvest` and `mine` share: which sources, which window, where the sources and the state live. */
-const HARVEST_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
-  source: { type: 'string', multiple: true, short: 's' },
-  since: { type: 'string' },
-  lookback: { type: 'string' },
-  'max-sessions': { type: 'string' },
-  'state-dir': { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  'vscode-workspace-storage': { type: 'string', multiple: true },
-  ...Object.fromEntries(SINGLE_LOCATION_OPTIONS.map((name) => [name, { type: 'string' as const }])),
 };
 
 function countOption(name: string, value: string): number {
@@ -273,22 +243,9 @@ type MineValues = HarvestValues & {
   'test-fraction'?: string;
 };
 
-const MINE_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
-  ...HARVEST_OPTIONS,
-  project: { type: 'string', short: 'p' },
-  miner: { type: 'string' },
-  config: { type: 'string' },
-  set: { type: 'string', multiple: true },
-  backend: { type: 'string' },
-  model: { type: 'string' },
-  'max-tasks': { type: 'string' },
-  'val-fraction': { type: 'string' },
-  'test-fraction': { type: 'string' },
-};
-
 /** `skillopt-sleep mine`: what `skillopt sleep mine` does, printed as plain lines. */
 async function runMine(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<MineValues & { out?: string }>(args, { ...MINE_OPTIONS, out: { type: 'string' } });
+  const values = parseOptions<MineValues & { out?: string }>(args, sleepActionOptions('mine'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -300,7 +257,7 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     ...splitFractionFlags(values),
     output: values.out,
     miner: minerFlag(values.miner),
-    ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
+    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: values['state-dir'] }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
   });
@@ -312,11 +269,7 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
 
 /** `skillopt-sleep harvest`: what `skillopt sleep harvest` does, printed as plain lines. */
 async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<HarvestValues & { project?: string[]; 'all-projects'?: boolean }>(args, {
-    ...HARVEST_OPTIONS,
-    project: { type: 'string', multiple: true, short: 'p' },
-    'all-projects': { type: 'boolean' },
-  });
+  const values = parseOptions<HarvestValues & { project?: string[]; 'all-projects'?: boolean }>(args, sleepActionOptions('harvest'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -343,19 +296,6 @@ async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<n
   return 0;
 }
 
-/** The flags of `run`: the miner's, and the night's own. */
-const RUN_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
-  ...MINE_OPTIONS,
-  skill: { type: 'string' },
-  tasks: { type: 'string' },
-  persona: { type: 'string' },
-  'edit-budget': { type: 'string' },
-  'staging-in-project': { type: 'boolean' },
-  'auto-adopt': { type: 'boolean' },
-  'skill-root': { type: 'string', multiple: true },
-  recall: { type: 'string' },
-};
-
 /** `skillopt-sleep run`: one night for one project, staged for review. */
 async function runNightCommand(args: readonly string[], io: CommandLineIo): Promise<number> {
   type RunValues = MineValues & {
@@ -368,7 +308,7 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     'skill-root'?: string[];
     recall?: string;
   };
-  const values = parseOptions<RunValues>(args, RUN_OPTIONS);
+  const values = parseOptions<RunValues>(args, sleepActionOptions('run'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -387,7 +327,7 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     autoAdopt: values['auto-adopt'],
     skillRoots: values['skill-root'],
     recall: values.recall === undefined ? undefined : countOption('recall', values.recall),
-    ...(values.config === undefined ? {} : { layers: [{ file: values.config }] }),
+    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: values['state-dir'] }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
     resumeCommand: 'skillopt-sleep run (the next night starts over)',
@@ -401,12 +341,7 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
 
 /** `skillopt-sleep status`. */
 async function runStatus(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<{ project?: string; 'state-dir'?: string; json?: boolean; help?: boolean }>(args, {
-    project: { type: 'string', short: 'p' },
-    'state-dir': { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const values = parseOptions<{ project?: string; 'state-dir'?: string; json?: boolean; help?: boolean }>(args, sleepActionOptions('status'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -427,16 +362,7 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
     'state-dir'?: string;
     json?: boolean;
     help?: boolean;
-  }>(args, {
-    project: { type: 'string', short: 'p' },
-    staging: { type: 'string' },
-    skill: { type: 'string', multiple: true },
-    'all-skills': { type: 'boolean' },
-    undo: { type: 'boolean' },
-    'state-dir': { type: 'string' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  }>(args, sleepActionOptions('adopt'));
   if (values.help) {
     io.write(USAGE);
     return 0;
@@ -454,9 +380,6 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
   return 0;
 }
 
-// A schedule keeps `run`'s flags but the window: each scheduled night reads from where the last one stopped.
-const { since: _since, lookback: _lookback, ...SCHEDULED_RUN_OPTIONS } = RUN_OPTIONS;
-
 /** `skillopt-sleep schedule`: a nightly `run` of the project, in the crontab or as systemd user units. */
 
 async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<number> {
@@ -471,13 +394,7 @@ async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<
       json?: boolean;
       help?: boolean;
     }
-  >(args, {
-    ...SCHEDULED_RUN_OPTIONS,
-    hour: { type: 'string' },
-    minute: { type: 'string' },
-    'env-file': { type: 'string' },
-    systemd: { type: 'boolean' },
-  });
+  >(args, sleepActionOptions('schedule'));
   const { project, hour, minute, 'env-file': environmentFile, systemd, 'state-dir': stateDirectory, json, help, ...night } = values;
   if (help) {
     io.write(USAGE);
@@ -491,13 +408,7 @@ async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<
 
 /** `skillopt-sleep unschedule`: removes what schedule added. */
 async function runUnschedule(args: readonly string[], io: CommandLineIo): Promise<number> {
-  const values = parseOptions<{ project?: string; all?: boolean; systemd?: boolean; json?: boolean; help?: boolean }>(args, {
-    project: { type: 'string', short: 'p' },
-    all: { type: 'boolean' },
-    systemd: { type: 'boolean' },
-    json: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const values = parseOptions<{ project?: string; all?: boolean; systemd?: boolean; json?: boolean; help?: boolean }>(args, sleepActionOptions('unschedule'));
   if (values.help) {
     io.write(USAGE);
     return 0;

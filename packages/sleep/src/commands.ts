@@ -1,0 +1,14 @@
+/**
+ * `@skillopt/sleep/commands`: what `skillopt-sleep` accepts — its actions and each one's options —
+ * without the engine behind it, for plugins' generated files, their parity checks and tool
+ * schemas.
+ */
+export {
+  SLEEP_ACTION_NAMES,
+  SLEEP_ACTIONS,
+  type SleepAction,
+  type SleepActionName,
+  type SleepOption,
+  type SleepOptions,
+  sleepActionOptions,
+} from './command-line/sleep-actions.js';
