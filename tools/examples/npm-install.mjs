@@ -5,8 +5,9 @@
 // registry otherwise). Without package arguments, the @skillopt dependencies of the directory's
 // package.json are installed from their tarballs with --no-save, so the manifest stays as written.
 // Other packages come from npm's cache (npm_config_offline is set: the examples have no network).
-// A global install (-g) is only of the pinned agent CLIs: each is linked from the agent-CLI cache
-// into the document's bin folder on PATH (agent-cli-installs.mjs), and npm is not run.
+// A global install (-g) of a pinned agent CLI links it from the agent-CLI cache into the document's
+// bin folder on PATH (agent-cli-installs.mjs); one of ours is installed from its tarball under the
+// document's own global prefix (EXAMPLES_GLOBAL_PREFIX), its bins linked into that bin folder.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -42,14 +43,39 @@ function linkAgentClis(packageArguments) {
   }
 }
 
+/**
+ * Our packages, installed "globally": their tarballs (with those of their @skillopt dependencies,
+ * which no registry serves) into `<EXAMPLES_GLOBAL_PREFIX>/lib/node_modules`, where a global
+ * install puts packages, and their bins linked into the document's bin folder on PATH.
+ */
+function installOursGlobally(names) {
+  const library = path.join(process.env.EXAMPLES_GLOBAL_PREFIX, 'lib');
+  console.error(`(examples: npm install -g ${names.join(' ')} → their tarballs, in ${library}/node_modules)`);
+  const result = spawnSync('npm', ['install', '--prefix', library, ...tarballsOf(names)], { stdio: 'inherit' });
+  if (result.status !== 0) return result.status ?? 1;
+  for (const name of names) {
+    const packageDirectory = path.join(library, 'node_modules', ...name.split('/'));
+    const { bin = {} } = JSON.parse(readFileSync(path.join(packageDirectory, 'package.json'), 'utf8'));
+    for (const [command, file] of Object.entries(typeof bin === 'string' ? { [name.split('/').pop()]: bin } : bin)) {
+      const link = path.join(process.env.EXAMPLES_GLOBAL_BIN, command);
+      rmSync(link, { force: true });
+      symlinkSync(path.join(packageDirectory, file), link);
+    }
+  }
+  return 0;
+}
+
 const args = process.argv.slice(2);
 if (args.includes('-g') || args.includes('--global')) {
+  const packages = args.filter((argument) => !argument.startsWith('-'));
+  const ours = packages.filter((argument) => packageArgument.test(argument)).map((argument) => packageArgument.exec(argument)[1]);
   try {
-    linkAgentClis(args.filter((argument) => !argument.startsWith('-')));
+    linkAgentClis(packages.filter((argument) => !packageArgument.test(argument)));
   } catch (error) {
     console.error(`examples: ${error.message}`);
     process.exit(1);
   }
+  if (ours.length > 0) process.exit(installOursGlobally(ours));
   process.exit(0);
 }
 const named = args.filter((argument) => packageArgument.test(argument)).map((argument) => packageArgument.exec(argument)[1]);

@@ -99,13 +99,16 @@ for (const { document, examples } of plan.documents) {
   // A fresh directory inside the examples project, as a folder of a user's project: npm installs
   // go to the project (the nearest package.json), where every package is installed already, and
   // Node resolves the installed packages from here.
-  // A global `npm install -g` of an agent CLI links its cached binary here (npm-install.mjs).
+  // A global `npm install -g` of an agent CLI links its cached binary here; one of our packages is
+  // installed from its tarball under a global prefix of the document's own (npm-install.mjs).
   const globalBin = path.join(state, 'global-bin');
+  const globalPrefix = path.join(state, 'global');
   mkdirSync(globalBin, { recursive: true });
   const environment = {
     ...plan.environment,
     PATH: `${globalBin}${path.delimiter}${plan.environment.PATH}`,
     EXAMPLES_GLOBAL_BIN: globalBin,
+    EXAMPLES_GLOBAL_PREFIX: globalPrefix,
     HOME: path.join(state, 'home'),
     EXAMPLES_STATE: state,
     EXAMPLES_NPM_INSTALL: path.join(toolDirectory, 'npm-install.mjs'),
