@@ -251,6 +251,7 @@ export {
 export {
   checkRolloutResult,
   classifyRolloutError,
+  combinedAnswerPending,
   createInProcessExecutor,
   evaluateSkill,
   type EvaluateSkillOptions,
