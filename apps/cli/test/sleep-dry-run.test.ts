@@ -33,6 +33,21 @@ describe('skillopt sleep dry-run', () => {
     expect(report.outcome).toBe('accepted');
   });
 
+  test('--backend handoff: the requests wait in the handoff folder, exit 3, and the message says to run the same command again', async () => {
+    const { code, stdout, stderr } = await skillopt(['sleep', 'dry-run', '--persona', 'researcher', '--backend', 'handoff']);
+    expect(code).toBe(3);
+    expect(stdout).toBe('');
+    const folder = path.join(home, 'skillopt-handoff');
+    expect(stderr).toContain(`Error: 12 requests wait for an answer in ${folder} (listed in its index.json).`);
+    expect(stderr).toContain('Answer each request in its answer file, then run the same command again (`skillopt sleep dry-run` with the same flags)');
+    expect(stderr).not.toContain('--resume');
+    expect(JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).pending).toHaveLength(12);
+
+    const json = await skillopt(['sleep', 'dry-run', '--persona', 'researcher', '--backend', 'handoff', '--json']);
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: 'error', error: { code: 'answer-pending', exitCode: 3, details: { directory: folder } } });
+  });
+
   test('a task file whose held-out tasks are training tasks is refused with its reason (exit 1)', async () => {
     const task = { id: 'same', intent: 'What is the arXiv id of BERT?', referenceKind: 'exact', reference: 'arXiv:1810.04805' };
     writeFileSync(

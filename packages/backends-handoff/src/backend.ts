@@ -3,7 +3,7 @@ import type { Backend, BackendPackage, ChatModel, ModelRequest, PackageManifest 
 import { parseBackendConfig } from '@skillopt/backends-kit';
 import { createHandoffChatModel } from './chat-model.js';
 import { handoffBackendConfigSchema, type HandoffBackendConfig, type HandoffBackendConfigInput } from './config-schema.js';
-import { HandoffFolder } from './handoff-folder.js';
+import { handoffFolderAt } from './handoff-folder.js';
 
 export const manifest: PackageManifest<'backend', HandoffBackendConfig> = {
   kind: 'backend',
@@ -29,12 +29,13 @@ export interface HandoffBackend extends Backend {
 
 /**
  * The handoff backend: chat models for any role that write their requests to one folder and
- * answer from the answers found there. Every role of a run shares the folder and its index.
+ * answer from the answers found there. Every role of a run, and every backend of the process on
+ * the same folder, shares the folder and its index.
  */
 export function createBackend(config: HandoffBackendConfigInput | HandoffBackendConfig = {}, runtime: HandoffBackendRuntime = {}): HandoffBackend {
   const settings = parseBackendConfig(handoffBackendConfigSchema, config, 'handoff');
   const directory = path.resolve(runtime.workingDirectory ?? process.cwd(), settings.directory);
-  const folder = new HandoffFolder(directory);
+  const folder = handoffFolderAt(directory);
   return {
     specificationVersion: 'v1',
     id: 'handoff',

@@ -41,7 +41,8 @@ export interface HandoffIndex {
  * requests never lose each other's entries. The index lists what this process asked and got no
  * usable answer for: a resumed run asks again whatever it still needs, so an entry of an earlier
  * process that is no longer asked (answered, or no longer needed) leaves the index with the first
- * change.
+ * change. One process has one folder object per folder (handoffFolderAt), however many backends
+ * it creates on it.
  */
 export class HandoffFolder {
   private queue: Promise<unknown> = Promise.resolve();
@@ -100,4 +101,21 @@ export class HandoffFolder {
     this.queue = next.catch(() => undefined);
     return next;
   }
+}
+
+/** The folders this process writes to, by absolute path. */
+const foldersOfProcess = new Map<string, HandoffFolder>();
+
+/**
+ * The folder at `directory`, shared by every backend this process creates on it: a Sleep night
+ * runs each skill with backends of its own, and the index must list every skill's requests, not
+ * only the last one's.
+ */
+export function handoffFolderAt(directory: string): HandoffFolder {
+  const absolute = path.resolve(directory);
+  const known = foldersOfProcess.get(absolute);
+  if (known !== undefined) return known;
+  const folder = new HandoffFolder(absolute);
+  foldersOfProcess.set(absolute, folder);
+  return folder;
 }

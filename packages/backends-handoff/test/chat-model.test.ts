@@ -109,6 +109,12 @@ describe('the handoff chat model', () => {
     expect(readIndex().pending).toHaveLength(12);
   });
 
+  it('lists the requests of every backend this process creates on the folder in one index (a Sleep night makes one per skill)', async () => {
+    const first = await pendingOf(model().generate(request('Q1?', { requestKey: 'skill-a/k1' })));
+    const second = await pendingOf(model().generate(request('Q2?', { requestKey: 'skill-b/k1' })));
+    expect(readIndex().pending.map((entry) => entry.id)).toEqual([...first.requestIds, ...second.requestIds]);
+  });
+
   it('cuts secrets out of what it writes', async () => {
     const secret = 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789';
     const pending = await pendingOf(model().generate(request(`My key is ${secret}; what now?`, { requestKey: 'k-secret' })));

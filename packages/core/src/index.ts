@@ -253,6 +253,7 @@ export {
 export {
   checkRolloutResult,
   classifyRolloutError,
+  combinedAnswerPending,
   createInProcessExecutor,
   evaluateSkill,
   type EvaluateSkillOptions,

@@ -6,3 +6,4 @@ export * from './rollout-failure.js';
 export * from './evaluate-skill.js';
 export * from './executor.js';
 export * from './rollout-phase-split.js';
+export * from './pending-answers.js';

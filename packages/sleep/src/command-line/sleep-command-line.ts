@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
+import { AnswerPendingError, ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { createPackageResolver, nearestWord } from '@skillopt/core';
 import { dryRunNight } from '../night/dry-run-night.js';
+import { answersPendingStop } from '../answers-pending.js';
 import { nightExitCode } from '../night/night-report.js';
 import { projectNightExitCode, runProjectNight } from '../night/project-night.js';
 import { DEFAULT_EDIT_BUDGET } from '../night/run-night.js';
@@ -17,7 +18,7 @@ import { mineSummary } from './mine-summary.js';
 import { modelFlagOverrides } from './model-flags.js';
 import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 import { sleepConfigLayers } from './sleep-config-layers.js';
-import { SLEEP_ACTION_NAMES, SLEEP_ACTIONS, type SleepOptions, sleepActionOptions } from './sleep-actions.js';
+import { SLEEP_ACTION_NAMES, SLEEP_ACTIONS, type SleepActionName, type SleepOptions, sleepActionOptions } from './sleep-actions.js';
 import type { ScheduledNightFlags } from '../schedule/scheduled-night.js';
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
@@ -59,7 +60,8 @@ skillopt-sleep dry-run (--tasks <task file> --skill <skill document> | --persona
   --backend  one backend for the target and the optimizer (default sim, the simulated model); --model its model
   --config   a SkillOpt config file (backends, gate settings) over the night's defaults
   --set      one config value, e.g. model.target_backend=openai or evaluation.gate_strategy=paired
-  --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>)
+  --out      where the night's files go (default ~/.skillopt-sleep/dry-runs/<timestamp>-<suffix>); a night an earlier
+             dry run left there is replaced
   --json     print the report as one JSON line, {"type":"result", ...}, instead of Markdown
 
 skillopt-sleep run [--project <folder>] [--skill <skill document>] [--tasks <task file> | --persona <name>] [--miner llm|heuristic] [--backend <name>] [--model <id>] [--config <file>] [--set key=value]... [--edit-budget <n>] [--recall <n>] [--skill-root <folder>]... [--staging-in-project] [--auto-adopt] [--state-dir <folder>] [--json]
@@ -110,6 +112,9 @@ skillopt-sleep unschedule [--project <folder> | --all] [--systemd] [--json]
   --all      every project's line (the whole block schedule keeps in your crontab), or with --systemd every unit it wrote
   Removes only what schedule added; every other line of your crontab is kept as it was.
 
+Exit code 3: model requests wait for answers on disk (--backend handoff, its package installed beside): answer
+each one in the folder the message names (its index.json lists them), then run the same command again.
+
 Examples:
   skillopt-sleep harvest --lookback 7d
   skillopt-sleep mine --lookback 7d --out tasks.json
@@ -136,7 +141,14 @@ function usageError(message: string): SkillOptError {
   return new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${message}\n\n${USAGE}` });
 }
 
-/** `skillopt-sleep`: runs one subcommand and resolves with its exit code (1 when the night could not be validated). */
+/** The exit code of a command stopped because requests wait for answers (the handoff backend), as the CLI's. */
+const ANSWERS_PENDING_EXIT_CODE = 3;
+
+/**
+ * `skillopt-sleep`: runs one subcommand and resolves with its exit code: 1 when the night could
+ * not be validated, 3 when model requests wait for answers on disk (the handoff backend), with
+ * what to do next on stderr.
+ */
 export async function runSleepCommandLine(argv: readonly string[], io: CommandLineIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -147,13 +159,28 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     const nearest = nearestWord(command, SLEEP_ACTION_NAMES);
     throw usageError(`unknown command "${command}"${nearest === undefined ? '' : `; did you mean "${nearest.word}"?`}`);
   }
+  try {
+    return await runSubcommand(command as SleepActionName, rest, io);
+  } catch (error) {
+    if (!AnswerPendingError.isInstance(error)) throw error;
+    io.writeError(`skillopt-sleep: ${answersPendingStop(error, `skillopt-sleep ${command}`).message}\n`);
+    return ANSWERS_PENDING_EXIT_CODE;
+  }
+}
+
+function runSubcommand(command: SleepActionName, rest: readonly string[], io: CommandLineIo): Promise<number> {
   if (command === 'harvest') return runHarvest(rest, io);
   if (command === 'mine') return runMine(rest, io);
+  if (command === 'dry-run') return runDryRun(rest, io);
   if (command === 'run') return runNightCommand(rest, io);
   if (command === 'status') return runStatus(rest, io);
   if (command === 'adopt') return runAdopt(rest, io);
   if (command === 'schedule') return runSchedule(rest, io);
-  if (command === 'unschedule') return runUnschedule(rest, io);
+  return runUnschedule(rest, io);
+}
+
+/** `skillopt-sleep dry-run`: one whole night on a task file or a persona, its report printed. */
+async function runDryRun(rest: readonly string[], io: CommandLineIo): Promise<number> {
   const values = parseOptions<{
     tasks?: string;
     skill?: string;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ChatModel, Message } from '@skillopt/contract';
+import { AnswerPendingError, type ChatModel, type Message } from '@skillopt/contract';
+import { combinedAnswerPending } from '@skillopt/core';
 import { parseStructuredReply } from '@skillopt/optimizer';
 import { z } from 'zod';
 import type { HarvestedSession, OutcomeSignal } from '../harvest/session-record.js';
@@ -148,16 +149,25 @@ async function askForCandidates(
  * read by balanced JSON scanning, not the original's first-bracket-to-last-bracket cut, which broke
  * on a reply with two JSON blocks or brackets in trailing prose (upstream-sleep §9 item 11). A reply
  * that still cannot be read after one re-ask is reported as that session's failure rather than
- * passed off as a session with nothing in it. Provider errors are thrown.
+ * passed off as a session with nothing in it. Provider errors are thrown. A session whose request
+ * waits for an answer (the handoff backend) does not stop the others: their requests are written
+ * too, then the waiting ones are thrown as one.
  */
 export function createLlmMiner(options: LlmMinerOptions): LlmMiner {
   return async (sessions, signal) => {
     const tasks: TaskRecord[] = [];
     const failures: SessionMiningFailure[] = [];
+    const waiting: AnswerPendingError[] = [];
     const asked = sessions.filter((session) => userPrompts(session).length > 0).slice(0, options.maxSessions);
     for (const session of asked) {
       if (tasks.length >= options.maxTasks) break;
-      const answer = await askForCandidates(options.model, session, signal);
+      const answer = await askForCandidates(options.model, session, signal).catch((error: unknown) => {
+        if (!AnswerPendingError.isInstance(error)) throw error;
+        // The other sessions are asked all the same: every request of one mining waits at once, not one per run.
+        waiting.push(error);
+        return undefined;
+      });
+      if (answer === undefined) continue;
       if (!answer.ok) {
         failures.push({ sessionId: session.sessionId, reason: answer.reason });
         continue;
@@ -168,6 +178,7 @@ export function createLlmMiner(options: LlmMinerOptions): LlmMiner {
         if (task !== undefined) tasks.push(task);
       }
     }
+    if (waiting.length > 0) throw combinedAnswerPending(waiting);
     return { tasks, failures };
   };
 }

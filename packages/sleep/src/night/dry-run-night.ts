@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunEvent } from '@skillopt/contract';
 import { type ConfigLayerInput, type PackageResolver, writeFileAtomic, writeJsonAtomic } from '@skillopt/core';
@@ -6,7 +6,7 @@ import { defaultStateDirectory } from '../checkpoints/state-directory.js';
 import { readTaskFile } from '../tasks/task-file.js';
 import type { NightReport } from './night-report.js';
 import { renderNightReport } from './night-report-markdown.js';
-import { runNight } from './run-night.js';
+import { NIGHT_FILES, runNight } from './run-night.js';
 import { fileNameTime } from '../file-name-time.js';
 
 export interface DryRunNightOptions {
@@ -14,7 +14,10 @@ export interface DryRunNightOptions {
   tasksFile: string;
   /** The skill document whose learned block the night trains; it is read, never written. */
   skillFile: string;
-  /** Where the night's files go; default a new `<state directory>/dry-runs/<timestamp>-<suffix>`. */
+  /**
+   * Where the night's files go; default a new `<state directory>/dry-runs/<timestamp>-<suffix>`.
+   * A night an earlier dry run left there is replaced.
+   */
   outputDirectory?: string;
   layers?: readonly ConfigLayerInput[];
   overrides?: readonly string[];
@@ -42,6 +45,24 @@ async function freshDryRunDirectory(moment: Date): Promise<string> {
   return mkdtemp(path.join(parent, `${fileNameTime(moment)}-`));
 }
 
+/** The files of a dry run's night in its folder, beside the night's own (NIGHT_FILES). */
+const REPORT_FILES = { json: 'report.json', markdown: 'report.md' } as const;
+
+/**
+ * The night an earlier dry run left in an --out folder (known by its document-before.md), its run
+ * and report removed: the same command run again, once the handoff backend's requests are
+ * answered, starts the night over there rather than finding a run in the way. The answers are in
+ * the handoff folder, so nothing answered is lost. A folder that holds no night is left as it is.
+ */
+async function removeEarlierNight(outputDirectory: string): Promise<void> {
+  const holdsNight = await access(path.join(outputDirectory, NIGHT_FILES.documentBefore)).then(
+    () => true,
+    () => false,
+  );
+  if (!holdsNight) return;
+  for (const name of [NIGHT_FILES.run, REPORT_FILES.json, REPORT_FILES.markdown]) await rm(path.join(outputDirectory, name), { recursive: true, force: true });
+}
+
 /**
  * `sleep dry-run`: the whole night on a task file, staging nothing. The report is written beside
  * the night's run (report.json, report.md) and returned; the skill document is only read.
@@ -54,6 +75,7 @@ export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNi
       ? await freshDryRunDirectory(options.now ?? new Date())
       : path.resolve(options.workingDirectory, options.outputDirectory);
   const { file, warnings } = await readTaskFile(tasksFile);
+  if (options.outputDirectory !== undefined) await removeEarlierNight(outputDirectory);
   await mkdir(outputDirectory, { recursive: true });
   const report = await runNight({
     tasks: file.tasks,
@@ -69,7 +91,7 @@ export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNi
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
   const markdown = renderNightReport(report);
-  await writeJsonAtomic(path.join(outputDirectory, 'report.json'), report);
-  await writeFileAtomic(path.join(outputDirectory, 'report.md'), markdown);
+  await writeJsonAtomic(path.join(outputDirectory, REPORT_FILES.json), report);
+  await writeFileAtomic(path.join(outputDirectory, REPORT_FILES.markdown), markdown);
   return { report, markdown, outputDirectory, warnings };
 }

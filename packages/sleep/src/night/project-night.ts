@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ERROR_CODES, type RunEvent, SkillOptError } from '@skillopt/contract';
-import { type ConfigLayerInput, type PackageResolver, writeFileAtomic, writeJsonAtomic } from '@skillopt/core';
+import { AnswerPendingError, ERROR_CODES, type RunEvent, SkillOptError } from '@skillopt/contract';
+import { combinedAnswerPending, type ConfigLayerInput, type PackageResolver, writeFileAtomic, writeJsonAtomic } from '@skillopt/core';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
 import type { SourceLocations } from '../harvest/source-locations.js';
 import { type MinerCalls, type MineRunResult, mineSessionsToTaskFile } from '../command-line/mine-run.js';
@@ -20,7 +20,7 @@ import { renderNightReport } from './night-report-markdown.js';
 import { defaultSkillDocument } from './pinned-document.js';
 import { renderProjectNight } from './project-night-markdown.js';
 import { groupTasksBySkill, skillNameOf } from './skill-groups.js';
-import { runSkillNight, type SkillNightResult } from './skill-night.js';
+import { runSkillNight, type SkillNightInput, type SkillNightResult, stageSkillNight } from './skill-night.js';
 import { fileNameTime } from '../file-name-time.js';
 
 /** What `sleep run` is asked, in either front end. */
@@ -168,8 +168,8 @@ function overallOutcome(skills: readonly SkillNightResult[]): ProjectNightResult
  * run, gate included) on the skill document as read and pinned at the start, and, when the gate
  * accepts, stages the new document with the hash of the file it replaces. The live document is
  * never written: `sleep adopt` does that. Only a night that reached the gate's decision on its own
- * harvest moves the checkpoints; a refused night, a spent budget or a failure leaves them, so the
- * next night reads the same sessions again.
+ * harvest moves the checkpoints; a refused night, a spent budget, a stop for answers (the handoff
+ * backend) or a failure leaves them, so the next night reads the same sessions again.
  */
 export async function runProjectNight(request: ProjectNightRequest): Promise<ProjectNightResult> {
   const now = request.now ?? (() => new Date());
@@ -361,6 +361,9 @@ interface SkillNightsPlan {
  * Each skill's part of the night in turn, one budget over them all: what mining and the skills
  * before spent is taken off what the next may spend, and once a budget stops one the rest are
  * skipped. A skill the sessions used whose document cannot be found is skipped with its reason.
+ * Proposals are staged once every skill has run. A skill whose requests wait for answers (the
+ * handoff backend) does not stop the others, so every request of the night waits at once; the
+ * night then stops for them with nothing staged, and the same command run again starts it over.
  */
 async function runSkillNights(request: ProjectNightRequest, state: LockedProjectState, plan: SkillNightsPlan): Promise<SkillNightResult[]> {
   const { layout } = state;
@@ -373,6 +376,8 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
   const stagingRoot = request.stagingInProject ? layout.projectStagingRoot : layout.stagingRoot;
   if (request.stagingInProject) await ignoreInProject(stagingRoot);
   const results: SkillNightResult[] = [];
+  const inputOf = new Map<SkillNightResult, SkillNightInput>();
+  const waiting: AnswerPendingError[] = [];
   for (const group of groupTasksBySkill(plan.tasks, plan.mainSkill)) {
     const skipped = (documentPath: string, reason: string): SkillNightResult => ({
       skill: group.skill,
@@ -396,30 +401,42 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
       documentPath = resolution.path;
     }
     const spent = combinedUsage([plan.miningUsage, ...results.map((result) => result.report?.usage)]);
-    results.push(
-      await runSkillNight({
-        skill: group.skill,
-        tasks: group.tasks,
-        documentPath,
-        directory: group.skill === plan.mainSkill ? plan.nightDirectory : path.join(plan.nightDirectory, 'skills', group.skill),
-        night: plan.night,
-        nightId: plan.nightId,
-        project: layout.project,
-        stagingRoot,
-        archive: archive.filter((task) => (task.skillHint.trim() === '' ? plan.mainSkill : task.skillHint.trim()) === group.skill),
-        recallCount: request.recall ?? 0,
-        spentBefore: { ...spent, wallSeconds: Math.max(0, (plan.now().getTime() - plan.startedAt.getTime()) / 1000) },
-        layers: request.layers,
-        overrides: request.overrides,
-        workingDirectory: request.workingDirectory,
-        resolver: request.resolver,
-        editBudget: request.editBudget,
-        signal: request.signal,
-        onEvent: request.onEvent,
-        resumeCommand: request.resumeCommand,
-        now: plan.now,
-      }),
-    );
+    const input: SkillNightInput = {
+      skill: group.skill,
+      tasks: group.tasks,
+      documentPath,
+      directory: group.skill === plan.mainSkill ? plan.nightDirectory : path.join(plan.nightDirectory, 'skills', group.skill),
+      night: plan.night,
+      nightId: plan.nightId,
+      project: layout.project,
+      stagingRoot,
+      archive: archive.filter((task) => (task.skillHint.trim() === '' ? plan.mainSkill : task.skillHint.trim()) === group.skill),
+      recallCount: request.recall ?? 0,
+      spentBefore: { ...spent, wallSeconds: Math.max(0, (plan.now().getTime() - plan.startedAt.getTime()) / 1000) },
+      layers: request.layers,
+      overrides: request.overrides,
+      workingDirectory: request.workingDirectory,
+      resolver: request.resolver,
+      editBudget: request.editBudget,
+      signal: request.signal,
+      onEvent: request.onEvent,
+      resumeCommand: request.resumeCommand,
+      now: plan.now,
+    };
+    try {
+      const result = await runSkillNight(input);
+      inputOf.set(result, input);
+      results.push(result);
+    } catch (error) {
+      if (!AnswerPendingError.isInstance(error)) throw error;
+      waiting.push(error);
+    }
   }
-  return results;
+  if (waiting.length > 0) throw combinedAnswerPending(waiting);
+  const staged: SkillNightResult[] = [];
+  for (const result of results) {
+    const input = inputOf.get(result);
+    staged.push(input === undefined ? result : await stageSkillNight(input, result));
+  }
+  return staged;
 }

@@ -21,6 +21,9 @@ import { NIGHT_REPORT_FORMAT, type NightReport, nightUsage } from './night-repor
 import { withNightEnvironment } from './night-resolver.js';
 import { selectNightTasks } from './night-tasks.js';
 
+/** The night's folder: the skill document as the night began, and core's run. */
+export const NIGHT_FILES = { documentBefore: 'document-before.md', run: 'run' } as const;
+
 /** The edit budget of a night: the most rules one night may add, change or remove. */
 export const DEFAULT_EDIT_BUDGET = 4;
 
@@ -97,7 +100,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
 
   await mkdir(options.nightDirectory, { recursive: true });
   const tasksFile = path.join(options.nightDirectory, 'tasks.json');
-  const documentFile = path.join(options.nightDirectory, 'document-before.md');
+  const documentFile = path.join(options.nightDirectory, NIGHT_FILES.documentBefore);
   await writeTaskFile(tasksFile, {
     project: options.project ?? '',
     source: 'night',
@@ -126,7 +129,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
   // One budget covers the whole night: what was spent before this run is taken off what it may spend.
   const budgetAsSet = run.config.budget;
   if (options.spentBefore !== undefined) run.config.budget = budgetLeft(budgetAsSet, options.spentBefore);
-  const runDirectory = path.join(options.nightDirectory, 'run');
+  const runDirectory = path.join(options.nightDirectory, NIGHT_FILES.run);
   const summary = await train({
     config: run.config,
     environment: run.environment,

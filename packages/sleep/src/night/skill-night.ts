@@ -54,9 +54,9 @@ export interface SkillNightInput {
 
 /**
  * One skill's part of a night: its document read once and pinned by its hash, earlier nights'
- * similar tasks recalled into its training, the night run on its own gate, and, when the gate
- * accepts and the text changes, a proposal of its own staged with that pin. A document changed
- * while the night ran is not staged: the proposal was made from the text the night read.
+ * similar tasks recalled into its training, and the night run on its own gate. Nothing is staged
+ * yet (staging null): stageSkillNight does that once every skill of the night has run, so a night
+ * another skill stopped stages nothing.
  */
 export async function runSkillNight(input: SkillNightInput): Promise<SkillNightResult> {
   const pinned = await readPinnedDocument(input.documentPath);
@@ -78,14 +78,30 @@ export async function runSkillNight(input: SkillNightInput): Promise<SkillNightR
     ...(input.resumeCommand === undefined ? {} : { resumeCommand: input.resumeCommand }),
     spentBefore: input.spentBefore,
   });
-  const base = { skill: input.skill, documentPath: input.documentPath, baselineSha256: pinned.sha256, recalled: recalled.length };
   const reason = report.refusal?.reason ?? report.budget?.spent.map((limit) => `${limit.configKey}: ${limit.used} of ${limit.max} used`).join('; ');
-  const withNight: NightReport = { ...report, night: input.night };
-  if (report.outcome !== 'accepted' || report.wouldStage === null)
-    return { ...base, outcome: report.outcome, ...(reason === undefined ? {} : { reason }), report: withNight, staging: null };
-  if ((await fileSha256(input.documentPath)) !== pinned.sha256) {
+  return {
+    skill: input.skill,
+    documentPath: input.documentPath,
+    baselineSha256: pinned.sha256,
+    recalled: recalled.length,
+    outcome: report.outcome,
+    ...(reason === undefined ? {} : { reason }),
+    report: { ...report, night: input.night },
+    staging: null,
+  };
+}
+
+/**
+ * When the gate accepted a skill's night and the text changes, its proposal staged with the pin
+ * the night read. A document changed while the night ran is not staged: the proposal was made
+ * from the text the night read.
+ */
+export async function stageSkillNight(input: SkillNightInput, night: SkillNightResult): Promise<SkillNightResult> {
+  const report = night.report;
+  if (night.outcome !== 'accepted' || report === undefined || report.wouldStage === null || night.baselineSha256 === undefined) return night;
+  if ((await fileSha256(input.documentPath)) !== night.baselineSha256) {
     const stagingRefusal = `${input.documentPath} changed while the night ran; the proposal was made from the text the night began with, so nothing was staged. Run the night again.`;
-    return { ...base, outcome: 'accepted', reason: stagingRefusal, report: { ...withNight, stagingRefusal }, staging: null };
+    return { ...night, reason: stagingRefusal, report: { ...report, stagingRefusal } };
   }
   const staged = await stageProposal({
     stagingRoot: input.stagingRoot,
@@ -94,10 +110,10 @@ export async function runSkillNight(input: SkillNightInput): Promise<SkillNightR
     night: input.night,
     project: input.project,
     nightDirectory: input.directory,
-    documents: [{ livePath: input.documentPath, proposed: report.wouldStage.document, liveSha256: pinned.sha256 }],
-    report: withNight,
-    reportMarkdown: renderNightReport(withNight),
+    documents: [{ livePath: input.documentPath, proposed: report.wouldStage.document, liveSha256: night.baselineSha256 }],
+    report,
+    reportMarkdown: renderNightReport(report),
     now: input.now(),
   });
-  return { ...base, outcome: 'accepted', report: { ...withNight, staged: { directory: staged.directory } }, staging: { directory: staged.directory } };
+  return { ...night, report: { ...report, staged: { directory: staged.directory } }, staging: { directory: staged.directory } };
 }

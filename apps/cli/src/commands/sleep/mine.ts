@@ -1,5 +1,14 @@
 import { Flags } from '@oclif/core';
-import { DEFAULT_MINED_TASKS, mineExitCode, minerFlag, mineSessionsToTaskFile, mineSummary, sourceLocationsOf, splitFractionFlags } from '@skillopt/sleep';
+import {
+  DEFAULT_MINED_TASKS,
+  mineExitCode,
+  minerFlag,
+  mineSessionsToTaskFile,
+  mineSummary,
+  rethrowAsAnswersPendingStop,
+  sourceLocationsOf,
+  splitFractionFlags,
+} from '@skillopt/sleep';
 import { writeWarning } from '../../inspection/write-output.js';
 import { EXIT_CODES } from '../../base-command.js';
 import { LOCATION_FLAGS, SOURCE_FLAGS, WINDOW_FLAGS } from '../../sleep/harvest-flags.js';
@@ -13,6 +22,7 @@ export default class SleepMine extends StreamingCommand {
     "Harvests one project's sessions (as `sleep harvest` does, with the same sources, window and flags) and mines a task from each: its first prompt as the request, the follow-ups as context, the last reply as what was tried, the outcome its feedback tells. The tasks are split into training and held-out validation (and test) tasks, stably by their id.",
     "With --miner llm, the config's optimizer model reads each session and writes the tasks with a reference, a rubric or rule checks; its calls go to a ledger of their own under Sleep's state directory, and the simulated model (the default, no key) only demonstrates. The heuristic miner (the default) writes no reference, so a night cannot judge a replay of its tasks until you review them.",
     'Either way the file is for you to review. Give each task you want judged the answer you wanted (`"referenceKind": "exact"`), a rubric (`"rubric"`) or rule checks (`"rule"`), set `"reviewed": true`, and pass it to `sleep dry-run --tasks`. The file is written under --out, by default under the project\'s folder of Sleep\'s state directory, outside the project, because it holds your prompts. Nothing else is written; no checkpoint moves.',
+    'With --miner llm on the handoff backend (--backend handoff, its package installed beside), each session whose request waits for an answer is asked all the same, then the command stops with exit code 3 and names the folder they wait in (its index.json lists them): answer each one, then run the same command again.',
   ].join('\n\n');
   static override examples = [
     { description: "This project's sessions of the last week, into a task file here", command: '<%= config.bin %> sleep mine --lookback 7d --out tasks.json' },
@@ -60,7 +70,7 @@ export default class SleepMine extends StreamingCommand {
       output: flags.out,
       miner,
       ...(request === undefined ? {} : { layers: request.layers, overrides: request.overrides, resolver: request.resolver }),
-    });
+    }).catch(rethrowAsAnswersPendingStop(`${this.config.bin} sleep mine`));
     for (const warning of warnings) writeWarning(warning);
     if (mineExitCode(result) === 1) process.exitCode = EXIT_CODES.runFailed;
     if (!this.jsonEnabled()) process.stdout.write(mineSummary(result, 'skillopt sleep'));

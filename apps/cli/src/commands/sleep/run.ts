@@ -6,6 +6,7 @@ import {
   minerFlag,
   PERSONAS,
   projectNightExitCode,
+  rethrowAsAnswersPendingStop,
   runProjectNight,
   sourceLocationsOf,
   splitFractionFlags,
@@ -23,6 +24,7 @@ export default class SleepRun extends StreamingCommand {
     "One night of SkillOpt-Sleep for one project. It reads the project's sessions since its last completed night (the same sources, window and flags as `sleep harvest`; the last 72 hours the first time), has the config's optimizer model mine them into tasks with references, rubrics or rule checks (--miner llm, the default; the simulated model unless you name another), replays the tasks with the skill document's learned rules, and lets the validation gate decide on the optimizer's edits, as `sleep dry-run` does. With --tasks it replays a reviewed task file of this project instead and reads no session.",
     "When the gate accepts, the new document is staged for review with the hash of the file it would replace; the live document is not written (`sleep adopt` does that, and `sleep adopt --undo` reverts it). Staged proposals, the night's replays, ledger and report live under the project's folder of Sleep's state directory (~/.skillopt-sleep), outside the project, because they hold your prompts; --staging-in-project keeps the proposal in <project>/.skillopt-sleep/staging with a .gitignore.",
     'One night runs per project at a time: a second is refused, naming the one running. Only a night that reached a decision on its own harvest moves the checkpoints. Budgets stop a night before its next call (budget.total.max_calls, max_tokens, max_usd, max_wall_seconds, and the same per role): it then stages nothing, moves no checkpoint and exits 1 with what was spent; the next night starts over. Exit 1 also when the tasks cannot validate an edit (no judgeable, training or validation tasks, or held-out tasks that are also training tasks).',
+    'With the handoff backend (--backend handoff, its package installed beside) a night whose model requests wait for answers stops with exit code 3, stages nothing, moves no checkpoint and names the folder they wait in (its index.json lists them): answer each one, then run the same command again. That starts the night over, and the answers written are reused, so each run gets further until the night finishes.',
   ].join('\n\n');
   static override examples = [
     { description: "Tonight's night for this project: its new sessions, on the simulated model", command: '<%= config.bin %> sleep run' },
@@ -95,7 +97,7 @@ export default class SleepRun extends StreamingCommand {
       skillRoots: flags['skill-root'],
       recall: flags.recall,
       resumeCommand: 'skillopt sleep run (the next night starts over)',
-    });
+    }).catch(rethrowAsAnswersPendingStop(`${this.config.bin} sleep run`));
     for (const warning of result.warnings) writeWarning(warning);
     if (projectNightExitCode(result) === 1) process.exitCode = EXIT_CODES.runFailed;
     const { markdown, ...facts } = result;
