@@ -37,7 +37,7 @@ function sessionEndRecordOf(value: unknown): SessionEndRecord | string {
 }
 
 /** The records of one session-end log; a log that does not exist holds none. */
-async function readSessionEndLog(file: string, options: SessionEndRecordsOptions = {}): Promise<SessionEndRecords> {
+export async function readSessionEndLog(file: string, options: SessionEndRecordsOptions = {}): Promise<SessionEndRecords> {
   const since = options.since?.getTime();
   const records: SessionEndRecord[] = [];
   let corruptLineCount = 0;
