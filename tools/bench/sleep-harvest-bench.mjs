@@ -70,7 +70,8 @@ async function childHarvest(claudeHome, since) {
     sources: sessionSourcesFor(['claude-code']),
     scope: projectScope('all'),
     windowFor: () => (since === undefined ? {} : { explicitStart: since }),
-    locations: { claudeHome },
+    // The corpus alone: no session-end log of the machine's user.
+    locations: { claudeHome, sessionEndLog: path.join(claudeHome, 'session-ends.jsonl') },
     environment: {},
   });
   let sessions = 0;

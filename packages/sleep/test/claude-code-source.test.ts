@@ -27,7 +27,7 @@ async function harvest(options: { scope?: readonly string[]; since?: number; req
     sourcesRequested: options.requested ?? false,
     scope: projectScope(options.scope ?? 'all'),
     windowFor: () => (options.since === undefined ? {} : { explicitStart: options.since }),
-    locations: { claudeHome: home },
+    locations: { claudeHome: home, sessionEndLog: path.join(home, 'session-ends.jsonl') },
     environment: {},
   });
   const sessions: HarvestedSession[] = [];

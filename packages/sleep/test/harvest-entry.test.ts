@@ -4,27 +4,7 @@ import { SkillOptError } from '@skillopt/contract';
 import { SkillOptError as SkillOptErrorOfItsEntry } from '@skillopt/contract/errors';
 import { sessionSourcesFor } from '../src/harvest-only.js';
 import type { SourceId } from '../src/harvest/session-record.js';
-
-// The modules a file loads when it runs: value imports and re-exports, not `import type`, and not
-// `await import(…)`, which loads only when reached.
-const STATIC_IMPORT = /^(?:import|export)\s+(?!type\s)(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
-const SOURCE_ROOT = path.join(__dirname, '..', 'src');
-
-function loadedModules(entry: string): { files: Set<string>; packages: Set<string> } {
-  const files = new Set<string>();
-  const packages = new Set<string>();
-  const visit = (file: string) => {
-    if (files.has(file)) return;
-    files.add(file);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
-      if (specifier === undefined) continue;
-      if (specifier.startsWith('.')) visit(path.resolve(path.dirname(file), specifier.replace(/\.js$/, '.ts')));
-      else if (!specifier.startsWith('node:')) packages.add(specifier);
-    }
-  };
-  visit(path.join(SOURCE_ROOT, entry));
-  return { files, packages };
-}
+import { loadedModules, SOURCE_ROOT } from './loaded-modules.js';
 
 describe('the harvest-only entry', () => {
   it('loads neither zod, @skillopt/core, the whole contract nor sql.js, and still reaches every source', () => {

@@ -157,7 +157,7 @@ describe('one night on the simulated model, the personas of the original', () =>
       sourcesRequested: true,
       scope: projectScope('all'),
       windowFor: () => ({}),
-      locations: { claudeHome },
+      locations: { claudeHome, sessionEndLog: path.join(workDirectory, 'session-ends.jsonl') },
       environment: {},
     });
     const sessions: HarvestedSession[] = [];

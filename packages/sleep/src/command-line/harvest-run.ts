@@ -8,6 +8,7 @@ import { projectScope } from '../harvest/project-scope.js';
 import type { SourceLocations } from '../harvest/source-locations.js';
 import { parseSourceNames } from '../sources/source-names.js';
 import { SESSION_SOURCES, sessionSourcesFor } from '../sources/session-sources.js';
+import { sessionEndLogFile } from '../session-end/session-end-record.js';
 
 /** What `sleep harvest` is asked, in either front end (the CLI's `skillopt sleep harvest`, the `skillopt-sleep` bin). */
 export interface HarvestRunRequest {
@@ -19,7 +20,7 @@ export interface HarvestRunRequest {
   since?: string | undefined;
   lookback?: string | undefined;
   maxSessions?: number | undefined;
-  /** Sleep's state folder, where the checkpoints are read; default `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep. */
+  /** Sleep's state folder, where the checkpoints and the session-end log are read; default `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep. */
   stateDirectory?: string | undefined;
   locations?: Partial<SourceLocations>;
   workingDirectory: string;
@@ -60,7 +61,7 @@ export async function startHarvestRun(request: HarvestRunRequest): Promise<Harve
     sourcesRequested: requested,
     scope,
     windowFor: windows.windowFor,
-    ...(request.locations === undefined ? {} : { locations: request.locations }),
+    locations: { sessionEndLog: sessionEndLogFile(stateDirectory), ...request.locations },
     maxSessions: request.maxSessions,
   });
   return {

@@ -3,12 +3,14 @@ import path from 'node:path';
 import { type DirectoryLockHolder, readDirectoryLock } from '@skillopt/core';
 import { createCheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
+import { isInScope, projectScope } from '../harvest/project-scope.js';
 import type { SourceId } from '../harvest/session-record.js';
 import type { NightRecord } from '../project-state/night-history.js';
 import { readNightHistory } from '../project-state/night-history.js';
 import { projectStateLayout } from '../project-state/project-state.js';
 import { listStagedProposals, type StagedProposal } from '../staging/staged-proposals.js';
 import { ADOPTION_JOURNAL_FILE } from '../adoption/transaction-journal.js';
+import { readSessionEndRecords } from '../session-end/session-end-log.js';
 
 export interface StatusRequest {
   project?: string | undefined;
@@ -25,6 +27,13 @@ export interface SleepStatus {
   recentNights: NightRecord[];
   /** Who holds the project's state lock: a night running now; absent when none. */
   runningNight?: DirectoryLockHolder;
+  /**
+   * Sessions in the project (or a folder below it) that the agents' session-end hooks recorded
+   * ending since its last night started, or ever when it has had none.
+   */
+  sessionsEndedSinceLastNight: number;
+  /** When the newest recorded session of the project ended (ISO); null when none is recorded. */
+  lastSessionEndedAt: string | null;
   /** Where each source's next night starts reading, as ISO times. */
   checkpoints: Partial<Record<SourceId, string>>;
   /** Every staged proposal of the project, oldest first, with whether it was adopted or undone. */
@@ -38,6 +47,20 @@ async function exists(file: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** The project's sessions in the session-end log: how many ended since `since`, and when the newest did. */
+async function recordedSessionEnds(stateDirectory: string, project: string, since: string | undefined) {
+  const scope = projectScope([project]);
+  const ends = (await readSessionEndRecords(stateDirectory)).records
+    .filter((record) => isInScope(scope, record.project))
+    .map((record) => Date.parse(record.endedAt));
+  const start = since === undefined ? undefined : Date.parse(since);
+  const newest = ends.reduce<number | undefined>((latest, end) => (latest === undefined || end > latest ? end : latest), undefined);
+  return {
+    sessionsEndedSinceLastNight: ends.filter((end) => start === undefined || end >= start).length,
+    lastSessionEndedAt: newest === undefined ? null : new Date(newest).toISOString(),
+  };
 }
 
 /** `sleep status`: what Sleep knows of one project, read without taking any lock. */
@@ -66,6 +89,8 @@ export async function readSleepStatus(request: StatusRequest): Promise<SleepStat
     nights: history.length,
     recentNights: history.slice(-5),
     ...(typeof holder === 'object' ? { runningNight: holder } : {}),
+    // A night harvests what ended before it started: what ended since is the next night's.
+    ...(await recordedSessionEnds(stateDirectory, project, history.at(-1)?.startedAt)),
     checkpoints,
     proposals,
     interruptedAdoption: await exists(path.join(layout.adoptionDirectory, ADOPTION_JOURNAL_FILE)),
@@ -82,6 +107,12 @@ function skillsText(record: NightRecord): string {
     .join('');
 }
 
+function sessionEndsText(status: SleepStatus): string {
+  const label = status.nights === 0 ? 'Sessions ended (no night yet)' : 'Sessions ended since the last night';
+  if (status.lastSessionEndedAt === null) return `${label}: none recorded by an agent's session-end hook.`;
+  return `${label}: ${status.sessionsEndedSinceLastNight} (the newest ended ${status.lastSessionEndedAt}).`;
+}
+
 /** The status as a person reads it, one fact a line. */
 export function statusSummary(status: SleepStatus, commandName = 'skillopt-sleep'): string {
   const lines = [`Project: ${status.project}`, `State: ${status.stateDirectory}`, `Nights: ${status.nights}`];
@@ -91,6 +122,7 @@ export function statusSummary(status: SleepStatus, commandName = 'skillopt-sleep
     lines.push(
       `  night ${record.night} (${record.startedAt}): ${record.outcome}${skillsText(record)}${record.reason === undefined ? '' : ` — ${record.reason}`}`,
     );
+  lines.push(sessionEndsText(status));
   const checkpoints = Object.entries(status.checkpoints);
   lines.push(
     checkpoints.length === 0

@@ -24,6 +24,12 @@ export interface SourceReport {
   filesFound: number;
   filesRead: number;
   filesSkippedUnopened: number;
+  /**
+   * Session files the session-end log named outside the source's own folders: found there (and
+   * counted in `filesFound` too), and named but gone since (a temporary config home removed).
+   */
+  recordedFilesFound: number;
+  recordedFilesGone: number;
   bytesRead: number;
   sessions: number;
   /** Distinct tasks among the harvested sessions (sessions asking the same thing count once). */
@@ -44,6 +50,8 @@ export interface SourceReportRecorder {
   fileFound(): void;
   fileSkippedUnopened(reason: 'outside-window' | 'outside-scope'): void;
   fileRead(bytes: number): void;
+  recordedFileFound(): void;
+  recordedFileGone(): void;
   bytesRead(bytes: number): void;
   sessionSkipped(reason: SkipReason): void;
   sessionHarvested(task: string): void;
@@ -58,6 +66,8 @@ function emptySourceReport(source: SourceId): SourceReport {
     filesFound: 0,
     filesRead: 0,
     filesSkippedUnopened: 0,
+    recordedFilesFound: 0,
+    recordedFilesGone: 0,
     bytesRead: 0,
     sessions: 0,
     tasks: 0,
@@ -86,6 +96,12 @@ export function createSourceReportRecorder(source: SourceId): SourceReportRecord
     fileRead(bytes) {
       report.filesRead += 1;
       report.bytesRead += bytes;
+    },
+    recordedFileFound() {
+      report.recordedFilesFound += 1;
+    },
+    recordedFileGone() {
+      report.recordedFilesGone += 1;
     },
     bytesRead(bytes) {
       report.bytesRead += bytes;

@@ -1,5 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
+import { defaultStateDirectory } from '../checkpoints/state-directory.js';
+import { sessionEndLogFile } from '../session-end/session-end-record.js';
 
 /**
  * Where each agent tool keeps its sessions on this machine. Every one can be given explicitly
@@ -31,6 +33,12 @@ export interface SourceLocations {
   devinWorkspaces: string[];
   /** The Devin app's `User/workspaceStorage` (VS Code's layout): the workspaces it has opened. */
   devinWorkspaceStorage: string;
+  /**
+   * The log the agents' session-end hooks append to (`<state directory>/session-ends.jsonl`): the
+   * transcripts it names are read too, wherever the agent kept them (a session run with another
+   * `CLAUDE_CONFIG_DIR` than the harvest's).
+   */
+  sessionEndLog: string;
 }
 
 type Environment = Readonly<Record<string, string | undefined>>;
@@ -82,5 +90,6 @@ export function defaultSourceLocations(
     agentMemoryFile: path.join(home, '.agentmemory', 'standalone.json'),
     devinWorkspaces,
     devinWorkspaceStorage: path.join(config, 'Devin', 'User', 'workspaceStorage'),
+    sessionEndLog: sessionEndLogFile(defaultStateDirectory({ SKILLOPT_SLEEP_HOME: environment.SKILLOPT_SLEEP_HOME, HOME: home })),
   };
 }

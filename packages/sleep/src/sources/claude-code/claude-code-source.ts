@@ -5,6 +5,8 @@ import { forEachJsonLine } from '../../harvest/json-lines.js';
 import type { HarvestedSession } from '../../harvest/session-record.js';
 import type { SessionSource, SourceContext } from '../../harvest/session-source.js';
 import { slugFolderMayHold } from './project-slug.js';
+import { recordedTranscriptsOutside, type SessionFilesBySlugFolder } from './recorded-transcripts.js';
+import { isSessionFileName, SUBAGENTS_FOLDER } from './session-file-name.js';
 import { decodeWithoutThinking } from './thinking-blocks.js';
 import { createTimestampScanner } from './timestamp-scanner.js';
 import { readTranscriptPrefix } from './tool-result-prefix.js';
@@ -12,8 +14,9 @@ import { addTranscriptRecord } from './transcript-record.js';
 
 /**
  * Claude Code's sessions: `<claude home>/projects/<slug>/<session id>.jsonl`, one folder per
- * project. Subagents' transcripts (`subagents/` folders, `agent-*.jsonl`) are their own sessions
- * of the agent's making and are not read.
+ * project, and the transcripts the session-end hooks recorded elsewhere (another config home).
+ * Subagents' transcripts (`subagents/` folders, `agent-*.jsonl`) are their own sessions of the
+ * agent's making and are not read.
  */
 
 // Enough for the keys before `message` in current and older record layouts (older ones put
@@ -31,7 +34,7 @@ function isMissing(error: unknown): boolean {
 }
 
 function isSessionFile(entry: Dirent): boolean {
-  return entry.isFile() && entry.name.endsWith('.jsonl') && !entry.name.startsWith('agent-');
+  return entry.isFile() && isSessionFileName(entry.name);
 }
 
 /** The session files under a slug folder (below it too: current versions nest per-session folders), `subagents/` left out. */
@@ -46,19 +49,25 @@ async function sessionFilesUnder(folder: string, context: SourceContext): Promis
   const files: string[] = [];
   for (const entry of entries) {
     if (entry.isDirectory()) {
-      if (entry.name !== 'subagents') files.push(...(await sessionFilesUnder(path.join(folder, entry.name), context)));
+      if (entry.name !== SUBAGENTS_FOLDER) files.push(...(await sessionFilesUnder(path.join(folder, entry.name), context)));
     } else if (isSessionFile(entry)) files.push(path.join(folder, entry.name));
   }
   return files;
 }
 
-/** The files to read, newest first; those the scope or window rules out are counted and left unopened. */
-async function filesToRead(root: string, slugFolders: Dirent[], context: SourceContext): Promise<SessionFile[]> {
+/** The session files under each slug folder of `root`. */
+async function sessionFilesOfRoot(root: string, slugFolders: Dirent[], context: SourceContext): Promise<SessionFilesBySlugFolder> {
+  const byFolder: SessionFilesBySlugFolder = new Map();
+  for (const folder of slugFolders) byFolder.set(folder.name, await sessionFilesUnder(path.join(root, folder.name), context));
+  return byFolder;
+}
+
+/** The files to read; those the scope or window rules out are counted and left unopened. */
+async function filesToRead(byFolder: SessionFilesBySlugFolder, context: SourceContext): Promise<SessionFile[]> {
   const { report, scope, window } = context;
   const toRead: SessionFile[] = [];
-  for (const folder of slugFolders) {
-    const files = await sessionFilesUnder(path.join(root, folder.name), context);
-    const inScope = scope.kind === 'all' || slugFolderMayHold(folder.name, scope.projects);
+  for (const [folder, files] of byFolder) {
+    const inScope = scope.kind === 'all' || slugFolderMayHold(folder, scope.projects);
     // A folder's files are stat'ed all at once: one stat at a time, each awaited, left the reader idle.
     const stats = inScope ? await Promise.allSettled(files.map((file) => stat(file))) : [];
     for (const [index, file] of files.entries()) {
@@ -78,7 +87,7 @@ async function filesToRead(root: string, slugFolders: Dirent[], context: SourceC
       else toRead.push({ file, modified });
     }
   }
-  return toRead.sort((left, right) => right.modified - left.modified);
+  return toRead;
 }
 
 /** One transcript read into a record, tool results streamed past unparsed but for their time. */
@@ -110,18 +119,25 @@ async function readSession({ file, modified }: SessionFile, context: SourceConte
   return builder.finish(modified);
 }
 
-async function* readClaudeCode(context: SourceContext): AsyncGenerator<HarvestedSession> {
-  const root = path.join(context.locations.claudeHome, 'projects');
-  let slugFolders: Dirent[];
+/** The slug folders of `<claude home>/projects`; none when it is missing or unreadable (reported). */
+async function slugFoldersOf(root: string, context: SourceContext): Promise<Dirent[]> {
   try {
-    slugFolders = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory() && entry.name !== 'subagents');
+    const folders = (await readdir(root, { withFileTypes: true })).filter((entry) => entry.isDirectory() && entry.name !== SUBAGENTS_FOLDER);
+    context.report.looked(root);
+    return folders;
   } catch (error) {
     if (isMissing(error)) context.locationMissing(root);
     else context.locationUnreadable(root, error);
-    return;
+    return [];
   }
-  context.report.looked(root);
-  for (const session of await filesToRead(root, slugFolders, context)) {
+}
+
+async function* readClaudeCode(context: SourceContext): AsyncGenerator<HarvestedSession> {
+  const root = path.join(context.locations.claudeHome, 'projects');
+  const listed = await filesToRead(await sessionFilesOfRoot(root, await slugFoldersOf(root, context), context), context);
+  const recorded = await filesToRead(await recordedTranscriptsOutside(root, context), context);
+  const newestFirst = [...listed, ...recorded].sort((left, right) => right.modified - left.modified);
+  for (const session of newestFirst) {
     context.signal?.throwIfAborted();
     let record: HarvestedSession | undefined;
     try {
