@@ -253,6 +253,7 @@ export {
 export {
   checkRolloutResult,
   classifyRolloutError,
+  answerPendingStop,
   combinedAnswerPending,
   createInProcessExecutor,
   evaluateSkill,

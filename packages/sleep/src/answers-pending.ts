@@ -1,4 +1,5 @@
 import { AnswerPendingError } from '@skillopt/contract';
+import { answerPendingStop } from '@skillopt/core';
 
 /**
  * A Sleep command stopped because model requests wait for answers on disk (the handoff backend),
@@ -8,21 +9,10 @@ import { AnswerPendingError } from '@skillopt/contract';
  * message names `skillopt train --resume`, which a Sleep command is not.
  */
 export function answersPendingStop(error: AnswerPendingError, command: string): AnswerPendingError {
-  const count = error.requestIds.length;
-  const waiting = count === 0 ? 'Requests wait' : `${count} request${count === 1 ? ' waits' : 's wait'}`;
-  const where = error.directory === '' ? '' : ` in ${error.directory} (listed in its index.json)`;
-  const problems =
-    error.problems.length === 0
-      ? ''
-      : ` ${error.problems.length} answer${error.problems.length === 1 ? ' was' : 's were'} not usable: ${error.problems.join('; ')}.`;
-  return new AnswerPendingError({
-    requestIds: error.requestIds,
-    directory: error.directory,
-    problems: error.problems,
-    message:
-      `${waiting} for an answer${where}.${problems} Answer each request in its answer file, then run the same command again ` +
-      `(\`${command}\` with the same flags): the answers written are reused, so each run gets further, until one finishes.`,
-  });
+  return answerPendingStop(
+    error,
+    `Answer each request in its answer file, then run the same command again (\`${command}\` with the same flags): the answers written are reused, so each run gets further, until one finishes.`,
+  );
 }
 
 /** For a command's `catch`: a stop for answers told to run `command` again; any other error as it was. */

@@ -23,6 +23,7 @@ import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
 import { acceptAgentRunner, acceptChatModel, acceptEnvironment, acceptTarget, checkTargetCapabilities } from '../resolution/specification-versions.js';
 import type { SkillEvaluation } from '../evaluation/evaluate-skill.js';
 import { createInProcessExecutor, type Executor } from '../evaluation/executor.js';
+import { answerPendingStop } from '../evaluation/pending-answers.js';
 import { rolloutConcurrencyOf } from '../evaluation/rollout-concurrency.js';
 import { createFileRolloutCache } from '../run-store/file-rollout-cache.js';
 import { readJsonFileIfExists } from '../run-store/read-json-file.js';
@@ -112,25 +113,6 @@ function stopReason(error: unknown, signal: AbortSignal): 'aborted' | 'budget-sp
   if (SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent) return 'budget-spent';
   if (AnswerPendingError.isInstance(error)) return 'answer-pending';
   return 'error';
-}
-
-/** A stop for answers, told where the requests wait and how the run goes on once they are answered. */
-function answerPendingStop(error: AnswerPendingError, resumeCommand: string): AnswerPendingError {
-  const count = error.requestIds.length;
-  const where = error.directory === '' ? '' : ` in ${error.directory} (listed in its index.json)`;
-  const problems =
-    error.problems.length === 0
-      ? ''
-      : ` ${error.problems.length} answer${error.problems.length === 1 ? ' was' : 's were'} not usable: ${error.problems.join('; ')}.`;
-  return new AnswerPendingError({
-    requestIds: error.requestIds,
-    directory: error.directory,
-    problems: error.problems,
-    message:
-      `${count === 0 ? 'requests wait' : `${count} request${count === 1 ? ' waits' : 's wait'}`} for an answer${where}.${problems} ` +
-      `Write each answer to its answer file, then resume with \`${resumeCommand}\``,
-    details: { resumeCommand },
-  });
 }
 
 /**
@@ -266,7 +248,10 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     return summary;
   } catch (caught) {
     const reason = stopReason(caught, signal);
-    const error = reason === 'answer-pending' ? answerPendingStop(caught as AnswerPendingError, resumeCommand) : caught;
+    const error =
+      reason === 'answer-pending'
+        ? answerPendingStop(caught as AnswerPendingError, `Write each answer to its answer file, then resume with \`${resumeCommand}\``, { resumeCommand })
+        : caught;
     const message = SkillOptError.isInstance(error) || error instanceof Error ? error.message : String(error);
     try {
       emit({ type: 'run-stopped', reason, message, resumeCommand });
