@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OWN_SESSION_SENTINEL } from '@skillopt/sleep/harvest';
@@ -37,17 +37,11 @@ async function run(action: 'install' | 'uninstall', ...args: string[]): Promise<
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
+/** Every file under `folder` with its text: what "unchanged" is checked against. */
 function tree(folder: string): Record<string, string> {
-  const files: Record<string, string> = {};
-  const walk = (relative: string): void => {
-    for (const entry of readdirSync(path.join(folder, relative), { withFileTypes: true })) {
-      const entryPath = path.join(relative, entry.name);
-      if (entry.isDirectory()) walk(entryPath);
-      else files[entryPath] = readFileSync(path.join(folder, entryPath), 'utf8');
-    }
-  };
-  if (existsSync(folder)) walk('');
-  return files;
+  if (!existsSync(folder)) return {};
+  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
+  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
 }
 
 // Claude Code fills in the variable; in this file it is text.

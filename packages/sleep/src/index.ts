@@ -114,15 +114,6 @@ export {
 export { mineSummary } from './command-line/mine-summary.js';
 export { type ModelFlags, modelFlagOverrides } from './command-line/model-flags.js';
 export { SLEEP_CONFIG_FILE, sleepConfigLayers } from './command-line/sleep-config-layers.js';
-export {
-  SLEEP_ACTION_NAMES,
-  SLEEP_ACTIONS,
-  type SleepAction,
-  type SleepActionName,
-  type SleepOption,
-  type SleepOptions,
-  sleepActionOptions,
-} from './command-line/sleep-actions.js';
 export { type LocationOptions, sourceLocationsOf } from './command-line/location-options.js';
 export { STAGING_FORMAT, type StagedDocument, type StagingManifest } from './staging/staging-manifest.js';
 export { type ProposedDocument, type StageProposalOptions, stageProposal } from './staging/stage-proposal.js';

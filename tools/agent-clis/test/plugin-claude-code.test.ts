@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TaskItem } from '@skillopt/contract';
 import { type ProcessResult, runProcess } from '@skillopt/runtime-kit';
 import { testWithAgentCli } from './helpers/agent-cli-cache';
 import { startDenyProxy } from './helpers/deny-proxy';
 import { startLoopbackModel } from './helpers/loopback-model';
+import { PERSONA_SKILL_FILE, type PersonaTask, RESEARCHER_TASKS, researcherItems } from './helpers/researcher-persona';
 import { jsonLines, LOOPBACK_API_KEY, SMOKE_SEARCH_PATH, TARGET_MODEL } from './helpers/smoke-session';
 
 /**
@@ -21,22 +21,9 @@ const pluginRoot = path.join(repository, 'packages', 'plugin-claude-code');
 const pluginBin = path.join(pluginRoot, 'bin', 'skillopt-plugin-claude-code.js');
 // What the plugin's commands run: the skillopt-sleep bin of the @skillopt/sleep the plugin depends on.
 const sleepRunner = path.join(pluginRoot, 'scripts', 'skillopt-sleep.mjs');
-const personaTasks = path.join(repository, 'packages', 'sleep', 'examples', 'personas', 'researcher.tasks.json');
-const personaSkill = path.join(repository, 'packages', 'sleep', 'examples', 'personas', 'SKILL.md');
 const COMMAND_TIMEOUT_MS = 120_000;
 
-interface PersonaTask {
-  id: string;
-  intent: string;
-  reference: string;
-  tags: string[];
-}
-const persona = (JSON.parse(readFileSync(personaTasks, 'utf8')) as { tasks: PersonaTask[] }).tasks;
-
-/** The persona's facts and habits, as the simulator behind Claude Code and the night knows them. */
-function personaItems(): TaskItem[] {
-  return persona.map((task) => ({ id: task.id, taskType: 'sleep', question: task.intent, references: [task.reference], tags: task.tags }));
-}
+const persona = RESEARCHER_TASKS;
 
 /** What the researcher tells the agent after its first answer: the form they want, which no skill of theirs says yet. */
 const INSTRUCTION = 'Please always give arXiv ids with their arXiv: prefix, inside <answer></answer> tags.';
@@ -92,7 +79,7 @@ testWithAgentCli(
     const project = path.join(root, 'papers');
     mkdirSync(home);
     mkdirSync(project);
-    const model = await startLoopbackModel(personaItems());
+    const model = await startLoopbackModel(researcherItems());
     const proxy = await startDenyProxy();
     const base = { PATH: SMOKE_SEARCH_PATH, HOME: home, LANG: 'C.UTF-8', TERM: 'dumb' };
     const claudeEnvironment = {
@@ -173,7 +160,7 @@ testWithAgentCli(
       expectSuccess(mined, 'skillopt-sleep mine');
       const skill = path.join(project, '.claude', 'skills', 'research', 'SKILL.md');
       mkdirSync(path.dirname(skill), { recursive: true });
-      writeFileSync(skill, readFileSync(personaSkill, 'utf8'));
+      writeFileSync(skill, readFileSync(PERSONA_SKILL_FILE, 'utf8'));
       const out = path.join(root, 'night');
       const dryRun = await run(process.execPath, [sleepRunner, 'dry-run', '--tasks', tasksFile, '--skill', skill, '--out', out, '--json'], night);
       expectSuccess(dryRun, 'skillopt-sleep dry-run');
@@ -190,7 +177,7 @@ testWithAgentCli(
       expect(report.tasks.excluded).toEqual([]);
       expect(['accepted', 'rejected']).toContain(report.outcome);
       // The night read the skill document and wrote nothing into the project.
-      expect(readFileSync(skill, 'utf8')).toBe(readFileSync(personaSkill, 'utf8'));
+      expect(readFileSync(skill, 'utf8')).toBe(readFileSync(PERSONA_SKILL_FILE, 'utf8'));
       expect(proxy.attempts).toEqual([]);
     } finally {
       await model.close();

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TaskItem } from '@skillopt/contract';
 import { type ProcessResult, runProcess } from '@skillopt/runtime-kit';
 import { testWithAgentCli } from './helpers/agent-cli-cache';
 import type { LedgerLine } from './helpers/demo-training';
 import { startDenyProxy } from './helpers/deny-proxy';
 import { startLoopbackModel } from './helpers/loopback-model';
+import { RESEARCHER_TASKS, researcherItems } from './helpers/researcher-persona';
 import { jsonLines, LOOPBACK_API_KEY, SMOKE_SEARCH_PATH, TARGET_MODEL } from './helpers/smoke-session';
 
 /**
@@ -22,7 +22,6 @@ import { jsonLines, LOOPBACK_API_KEY, SMOKE_SEARCH_PATH, TARGET_MODEL } from './
  */
 const repository = path.resolve(__dirname, '..', '..', '..');
 const cliEntry = path.join(repository, 'apps', 'cli', 'bin', 'run.js');
-const personaTasks = path.join(repository, 'packages', 'sleep', 'examples', 'personas', 'researcher.tasks.json');
 /** A handful of the persona's questions: enough for training and validation tasks, few enough for CI's agent-CLI budget. */
 const SESSIONS = 8;
 /** What the researcher tells the agent after its first answer: the form they want, which no skill of theirs says yet. */
@@ -34,19 +33,7 @@ const NIGHT_TIMEOUT_MS = 600_000;
 const COMMAND_TIMEOUT_MS = 60_000;
 const TEST_TIMEOUT_MS = 900_000;
 
-interface PersonaTask {
-  id: string;
-  intent: string;
-  reference: string;
-  tags: string[];
-}
-
-const persona = (JSON.parse(readFileSync(personaTasks, 'utf8')) as { tasks: PersonaTask[] }).tasks;
-
-/** The persona's tasks as the simulator's answer key takes them: the facts and habits of the simulated model behind Claude Code. */
-function personaItems(): TaskItem[] {
-  return persona.map((task) => ({ id: task.id, taskType: 'sleep', question: task.intent, references: [task.reference], tags: task.tags }));
-}
+const persona = RESEARCHER_TASKS;
 
 /** Every session transcript under Claude Code's projects folder, relative to it. */
 function transcripts(claudeHome: string): string[] {
@@ -112,7 +99,7 @@ testWithAgentCli(
     const claudeHome = path.join(home, '.claude');
     mkdirSync(home);
     mkdirSync(project);
-    const model = await startLoopbackModel(personaItems());
+    const model = await startLoopbackModel(researcherItems());
     const proxy = await startDenyProxy();
     // The researcher's own Claude Code: their HOME and its default config home, the project as working directory.
     const claude = (args: readonly string[]): Promise<ProcessResult> =>

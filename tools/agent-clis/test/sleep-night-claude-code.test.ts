@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { TaskItem } from '@skillopt/contract';
 import { runProcess } from '@skillopt/runtime-kit';
 import { testWithAgentCli } from './helpers/agent-cli-cache';
 import type { LedgerLine } from './helpers/demo-training';
 import { startLoopbackModel } from './helpers/loopback-model';
+import { researcherItems } from './helpers/researcher-persona';
 import { LOOPBACK_API_KEY } from './helpers/smoke-session';
 
 /**
@@ -17,21 +17,7 @@ import { LOOPBACK_API_KEY } from './helpers/smoke-session';
  */
 const repository = path.resolve(__dirname, '..', '..', '..');
 const cliEntry = path.join(repository, 'apps', 'cli', 'bin', 'run.js');
-const personaTasks = path.join(repository, 'packages', 'sleep', 'examples', 'personas', 'researcher.tasks.json');
 const NIGHT_TIMEOUT_MS = 600_000;
-
-interface PersonaTask {
-  id: string;
-  intent: string;
-  reference: string;
-  tags: string[];
-}
-
-/** The persona's tasks as the simulator's answer key takes them (what a night hands an in-process simulator). */
-function personaItems(): TaskItem[] {
-  const { tasks } = JSON.parse(readFileSync(personaTasks, 'utf8')) as { tasks: PersonaTask[] };
-  return tasks.map((task) => ({ id: task.id, taskType: 'sleep', question: task.intent, references: [task.reference], tags: task.tags }));
-}
 
 /** Every file under `folder` with a hash of its bytes and its mode: what "unchanged" is checked against. */
 function snapshot(folder: string): Record<string, string> {
@@ -77,7 +63,7 @@ testWithAgentCli(
     seedClaudeHome(home);
     const before = snapshot(path.join(home, '.claude'));
     const homeJson = readFileSync(path.join(home, '.claude.json'), 'utf8');
-    const model = await startLoopbackModel(personaItems());
+    const model = await startLoopbackModel(researcherItems());
     try {
       const out = path.join(directory, 'night');
       const result = await runProcess({
