@@ -23,6 +23,8 @@ describe('--help', () => {
       'eval',
       'help',
       'init',
+      'plugin:install',
+      'plugin:uninstall',
       'runs:diff',
       'runs:list',
       'runs:show',
