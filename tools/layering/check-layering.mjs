@@ -5,7 +5,7 @@
 // imported but not declared, or declared against the rule, is caught either way.
 // Usage: node check-layering.mjs [workspace-root]  (default: this checkout).
 // Prints one line per violation and exits 1 when there is any; silent and 0 otherwise.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -38,10 +38,13 @@ function workspacePackageDirectories() {
 
 const testPathPattern = /(^|[\\/])(test|tests|__tests__|__fixtures__)([\\/]|$)|\.(test|spec)\.[cm]?[jt]sx?$/;
 
-function shippedSourceFiles(packageDirectory) {
-  const sourceDirectory = path.join(packageDirectory, 'src');
-  if (!existsSync(sourceDirectory)) return [];
-  return readdirSync(sourceDirectory, { recursive: true, withFileTypes: true })
+/** The code a package ships: `src/`, and the other folders its `files` list (a plugin's bin, hooks and scripts), not the build. */
+function shippedSourceFiles(packageDirectory, manifest) {
+  const folders = ['src', ...(manifest.files ?? []).filter((entry) => entry !== 'dist' && entry !== 'src')];
+  return folders
+    .map((folder) => path.join(packageDirectory, folder))
+    .filter((folder) => existsSync(folder) && statSync(folder).isDirectory())
+    .flatMap((folder) => readdirSync(folder, { recursive: true, withFileTypes: true }))
     .filter((entry) => entry.isFile() && /\.[cm]?[jt]sx?$/.test(entry.name) && !entry.name.endsWith('.d.ts'))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .filter((file) => !testPathPattern.test(path.relative(packageDirectory, file)));
@@ -87,7 +90,7 @@ for (const packageDirectory of workspacePackageDirectories()) {
       );
   };
   for (const dependencyName of runtimeDependencies) judge(dependencyName, 'depends on');
-  for (const file of shippedSourceFiles(packageDirectory)) {
+  for (const file of shippedSourceFiles(packageDirectory, manifest)) {
     const text = readFileSync(file, 'utf8');
     for (const reference of ts.preProcessFile(text, true, true).importedFiles) {
       if (isComputedSpecifier(text, reference)) continue;

@@ -10,6 +10,8 @@ interface FixturePackage {
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
   files?: Record<string, string>;
+  /** The package's `files` list: what it ships besides src/. */
+  shipped?: string[];
 }
 
 function runCheckOn(packages: FixturePackage[]): { exitCode: number; lines: string[] } {
@@ -18,8 +20,8 @@ function runCheckOn(packages: FixturePackage[]): { exitCode: number; lines: stri
     for (const fixture of packages) {
       const directory = path.join(root, 'packages', fixture.name.replace('@skillopt/', ''));
       mkdirSync(path.join(directory, 'src'), { recursive: true });
-      const { files, ...manifest } = fixture;
-      writeFileSync(path.join(directory, 'package.json'), JSON.stringify(manifest));
+      const { files, shipped, ...manifest } = fixture;
+      writeFileSync(path.join(directory, 'package.json'), JSON.stringify(shipped === undefined ? manifest : { ...manifest, files: shipped }));
       for (const [file, text] of Object.entries(files ?? {})) {
         mkdirSync(path.dirname(path.join(directory, file)), { recursive: true });
         writeFileSync(path.join(directory, file), text);
@@ -49,6 +51,24 @@ describe('the layering check', () => {
       },
     ]);
     expect(result).toEqual({ exitCode: 0, lines: [] });
+  });
+
+  it("reads a plugin's shipped scripts too, not only src/", () => {
+    const result = runCheckOn([
+      { name: '@skillopt/sleep' },
+      { name: '@skillopt/backends-openai' },
+      {
+        name: '@skillopt/plugin-demo',
+        dependencies: { '@skillopt/sleep': 'workspace:^' },
+        shipped: ['bin', 'hooks', 'README.md'],
+        files: { 'bin/install.js': "import '@skillopt/sleep/installer';\n", 'hooks/end.mjs': "await import('@skillopt/backends-openai');\n" },
+      },
+    ]);
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toEqual([
+      'packages/plugin-demo/hooks/end.mjs: imports @skillopt/backends-openai without declaring it in dependencies',
+      'packages/plugin-demo: @skillopt/plugin-demo (plugin) imports @skillopt/backends-openai (backend); a plugin may depend on contract, runtime-kit, backends-kit, env-kit, optimizer, core, sleep',
+    ]);
   });
 
   it('reports a declared dependency that points upwards', () => {
