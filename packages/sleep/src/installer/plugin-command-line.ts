@@ -191,7 +191,8 @@ export async function runPluginBin(packageRootUrl: URL): Promise<void> {
   const io = { write: (text: string) => process.stdout.write(text), environment: process.env, workingDirectory: process.cwd() };
   try {
     if (action === undefined || action === '--help' || action === '-h' || action === 'help') {
-      io.write(usage((await readPluginManifest(packageRoot)).runtime, path.basename(process.argv[1] ?? 'skillopt-plugin')));
+      const manifest = await readPluginManifest(packageRoot);
+      io.write(usage(manifest.runtime, `skillopt-plugin-${manifest.id}`));
       process.exitCode = action === undefined ? 2 : 0;
       return;
     }
