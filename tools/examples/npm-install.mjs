@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm install` as the examples run it (the examples' shell routes `npm install`/`npm i` here).
+// `npm install` as the examples run it (the npm shim first on their PATH routes `npm install`/`npm i` here).
 // Our packages are not on the registry, so each `@skillopt/<name>` argument becomes its packed
 // tarball, with the tarballs of the @skillopt packages it depends on (npm would look those up on the
 // registry otherwise). Without package arguments, the @skillopt dependencies of the directory's
@@ -51,7 +51,7 @@ function linkAgentClis(packageArguments) {
 function installOursGlobally(names) {
   const library = path.join(process.env.EXAMPLES_GLOBAL_PREFIX, 'lib');
   console.error(`(examples: npm install -g ${names.join(' ')} → their tarballs, in ${library}/node_modules)`);
-  const result = spawnSync('npm', ['install', '--prefix', library, ...tarballsOf(names)], { stdio: 'inherit' });
+  const result = spawnSync(process.env.EXAMPLES_REAL_NPM ?? 'npm', ['install', '--prefix', library, ...tarballsOf(names)], { stdio: 'inherit' });
   if (result.status !== 0) return result.status ?? 1;
   for (const name of names) {
     const packageDirectory = path.join(library, 'node_modules', ...name.split('/'));
@@ -92,5 +92,5 @@ if (named.length > 0) {
 }
 if (rewritten !== others)
   console.error(`(examples: npm install ${args.join(' ')} → npm install ${rewritten.map((argument) => path.basename(argument)).join(' ')})`);
-const result = spawnSync('npm', ['install', ...rewritten], { stdio: 'inherit' });
+const result = spawnSync(process.env.EXAMPLES_REAL_NPM ?? 'npm', ['install', ...rewritten], { stdio: 'inherit' });
 process.exitCode = result.status ?? 1;

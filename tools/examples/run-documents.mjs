@@ -32,7 +32,6 @@ trap 'examples_status=$?; pwd > "$EXAMPLES_STATE/cwd"; export -p > "$EXAMPLES_ST
 trap 'echo "examples: this command failed with exit code $?: $BASH_COMMAND" >&2' ERR
 cd "$(cat "$EXAMPLES_STATE/cwd")"
 . "$EXAMPLES_STATE/environment"
-npm() { case "$1" in install | i | add) shift; node "$EXAMPLES_NPM_INSTALL" "$@" ;; *) command npm "$@" ;; esac; }
 examples_wait_until_ready() {
   local log="$1" pid="$2" tenths=0
   until grep -q 'http://127\\.0\\.0\\.1:[0-9]' "$log" 2>/dev/null; do
@@ -104,9 +103,20 @@ for (const { document, examples } of plan.documents) {
   const globalBin = path.join(state, 'global-bin');
   const globalPrefix = path.join(state, 'global');
   mkdirSync(globalBin, { recursive: true });
+  // `npm` first on PATH is a shim: installs go through npm-install.mjs, everything else to npm
+  // itself. A shim rather than a shell function, so that a program an example runs (a plugin's
+  // installer putting a backend beside it) is served from the tarballs too.
+  const npmShim = path.join(state, 'npm-shim');
+  mkdirSync(npmShim, { recursive: true });
+  writeFileSync(
+    path.join(npmShim, 'npm'),
+    `#!/bin/sh\ncase "$1" in install | i | add) shift; exec node "$EXAMPLES_NPM_INSTALL" "$@" ;; *) exec "$EXAMPLES_REAL_NPM" "$@" ;; esac\n`,
+    { mode: 0o755 },
+  );
   const environment = {
     ...plan.environment,
-    PATH: `${globalBin}${path.delimiter}${plan.environment.PATH}`,
+    PATH: [npmShim, globalBin, plan.environment.PATH].join(path.delimiter),
+    EXAMPLES_REAL_NPM: plan.realNpm,
     EXAMPLES_GLOBAL_BIN: globalBin,
     EXAMPLES_GLOBAL_PREFIX: globalPrefix,
     HOME: path.join(state, 'home'),

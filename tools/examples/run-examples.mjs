@@ -157,6 +157,8 @@ try {
         documentsDirectory: path.join(projectDirectory, 'documents'),
         stateDirectory: path.join(workDirectory, 'state'),
         resultsPath: documentResultsPath,
+        // The npm the examples' own npm shim passes everything but installs to.
+        realNpm: execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim(),
       }),
     );
     const [command, args] = networkIsolation()([process.execPath, path.join(toolDirectory, 'run-documents.mjs'), planPath]);
