@@ -82,6 +82,7 @@ export {
 export { type MinedTasks, type MineOptions, mineTasks } from './mine/mine-tasks.js';
 export {
   LEGACY_TASK_FILE_FORMAT,
+  parseTaskFileDocument,
   readTaskFile,
   TASK_FILE_FORMAT,
   type TaskFile,

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SkillOptError } from '@skillopt/contract';
-import { readTaskFile, TASK_FILE_FORMAT, writeTaskFile } from '../src/tasks/task-file.js';
+import { parseTaskFileDocument, readTaskFile, TASK_FILE_FORMAT, writeTaskFile } from '../src/tasks/task-file.js';
 import type { TaskRecord } from '../src/tasks/task-record.js';
 
 const task: TaskRecord = {
@@ -104,6 +104,18 @@ describe('task files', () => {
     ]);
     await expect(readTaskFile(path)).rejects.toThrow(SkillOptError);
     await expect(readTaskFile(path)).rejects.toThrow(/task a: judge[^;]*;.*task b: outcome.*task c: judge/);
+  });
+
+  it('reads a document already in memory as it reads a file, naming where it came from', async () => {
+    const document = [
+      { id: 'a', intent: 'first task', reference_kind: 'exact', reference: '42' },
+      { id: 'b', intent: 'second task', reviewd: true },
+    ];
+    const path = await fileWith(document);
+    expect(parseTaskFileDocument(document, path)).toEqual(await readTaskFile(path));
+    expect(() => parseTaskFileDocument([{ id: 'c', intent: '' }], 'tasks.json converted from another tool')).toThrow(
+      /^Invalid task file tasks.json converted from another tool: task c: intent: /,
+    );
   });
 
   it('rejects an unknown format', async () => {

@@ -18,6 +18,8 @@ export interface InstallVariables {
   cursorHome: string;
   /** The agent-neutral user folder of skills and agents: ~/.agents. */
   agentsHome: string;
+  /** OpenClaw's state folder, where its shared skills live: $OPENCLAW_STATE_DIR, else ~/.openclaw. */
+  openclawHome: string;
   /** The project of a project install (absolute); empty for a user install. */
   project: string;
   /** The plugin package's own folder, where it was installed. */
@@ -51,6 +53,7 @@ export function installVariables(input: {
     codexHome: locations.codexHome,
     cursorHome: nonEmpty(input.environment.CURSOR_HOME) ?? locations.cursorHome,
     agentsHome: path.join(home, '.agents'),
+    openclawHome: nonEmpty(input.environment.OPENCLAW_STATE_DIR) ?? path.join(home, '.openclaw'),
     project: input.project ?? '',
     packageRoot: input.packageRoot,
     pluginVersion: input.pluginVersion,

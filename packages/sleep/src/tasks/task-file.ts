@@ -146,23 +146,31 @@ export async function readTaskFile(path: string, fractions: SplitFractions = {})
   } catch (error) {
     throw invalid(path, [error instanceof Error ? error.message : String(error)]);
   }
+  return parseTaskFileDocument(document, path, fractions);
+}
+
+/**
+ * A task file's parsed JSON read as readTaskFile reads it, for a converter that has the document in
+ * memory (another tool's task file, reshaped); its errors name `where`.
+ */
+export function parseTaskFileDocument(document: unknown, where: string, fractions: SplitFractions = {}): TaskFileReading {
   const warnings: string[] = [];
   let header: z.infer<typeof headerSchema>;
   if (Array.isArray(document)) header = headerSchema.parse({ tasks: document });
   else if (isObject(document)) {
     if (document.format !== undefined && document.format !== TASK_FILE_FORMAT && document.format !== LEGACY_TASK_FILE_FORMAT)
-      throw invalid(path, [`format must be "${TASK_FILE_FORMAT}", got ${JSON.stringify(document.format)}`]);
+      throw invalid(where, [`format must be "${TASK_FILE_FORMAT}", got ${JSON.stringify(document.format)}`]);
     const parsed = headerSchema.safeParse(renameKeys(document, LEGACY_HEADER_KEYS, HEADER_KEYS, 'file', warnings));
     if (!parsed.success)
       throw invalid(
-        path,
+        where,
         parsed.error.issues.map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`),
       );
     header = parsed.data;
-  } else throw invalid(path, ['expected an object with "tasks" or an array of tasks']);
+  } else throw invalid(where, ['expected an object with "tasks" or an array of tasks']);
   const problems: string[] = [];
   const tasks = header.tasks.map((value, index) => readTask(value, index, problems, warnings)).filter((task) => task !== undefined);
-  if (problems.length > 0) throw invalid(path, problems);
+  if (problems.length > 0) throw invalid(where, problems);
   const split = tasks.length >= 2 && !tasks.some((task) => task.split !== 'train') ? assignSplits(tasks, fractions) : tasks;
   return { file: { ...header, tasks: split }, warnings };
 }
