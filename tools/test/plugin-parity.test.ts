@@ -47,8 +47,8 @@ function prose(text: string): string {
 }
 
 describe('the plugins and the skillopt-sleep command', () => {
-  it('are the claude-code, codex and cursor plugins', () => {
-    expect(plugins.map((root) => path.basename(root)).sort()).toEqual(['plugin-claude-code', 'plugin-codex', 'plugin-cursor']);
+  it('are every plugin of the repository', () => {
+    expect(plugins.map((root) => path.basename(root)).sort()).toEqual(['plugin-claude-code', 'plugin-codex', 'plugin-cursor', 'plugin-dsh', 'plugin-openclaw']);
   });
 
   it('agree: every generated block and manifest version is current (node tools/plugins/plugin-files.mjs --write)', () => {
