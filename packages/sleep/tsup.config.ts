@@ -5,7 +5,11 @@ import { libraryBuild } from '../../tsup.base';
 // `command-line` is the `skillopt-sleep` bin's code. `harvest-only` is the `./harvest` subpath: the harvest without the checkpoint store's
 // dependencies; the code both entries share is one chunk in either format. `session-end` is the `./session-end` subpath, what an
 // agent plugin's session-end hook imports: zod and a few small modules of its own, none of the harvest's sources, core or sql.js.
-export default libraryBuild(['src/index.ts', 'src/harvest-only.ts', 'src/command-line.ts', 'src/installer.ts', 'src/commands.ts', 'src/session-end.ts'], {
-  shims: true,
-  splitting: true,
-});
+// `mcp` is the `./mcp` subpath: the MCP server a plugin's MCP bin runs (the one entry that imports @modelcontextprotocol/sdk).
+export default libraryBuild(
+  ['src/index.ts', 'src/harvest-only.ts', 'src/command-line.ts', 'src/installer.ts', 'src/commands.ts', 'src/session-end.ts', 'src/mcp.ts'],
+  {
+    shims: true,
+    splitting: true,
+  },
+);

@@ -4,11 +4,14 @@
  * schemas.
  */
 export {
+  MINER_NAMES,
+  PERSONA_NAMES,
   SLEEP_ACTION_NAMES,
   SLEEP_ACTIONS,
   type SleepAction,
   type SleepActionName,
   type SleepOption,
   type SleepOptions,
+  type SleepOptionValue,
   sleepActionOptions,
 } from './command-line/sleep-actions.js';

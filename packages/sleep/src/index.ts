@@ -99,9 +99,17 @@ export { type NightRefusal, type NightTaskSelection, selectNightTasks } from './
 export { NIGHT_ENVIRONMENT_ID } from './night/night-environment.js';
 export { renderNightReport } from './night/night-report-markdown.js';
 export { type DryRunNight, type DryRunNightOptions, dryRunNight } from './night/dry-run-night.js';
+export { NIGHT_STAGES, type NightStage, type NightStageEvent, type NightStageListener } from './night/night-stages.js';
 export { answersPendingStop, rethrowAsAnswersPendingStop } from './answers-pending.js';
 export { nightInputFiles, type Persona, PERSONAS, type PersonaFixture, personaFixture } from './persona-fixtures.js';
-export { type HarvestRun, type HarvestRunRequest, type HarvestRunResult, harvestWarnings, startHarvestRun } from './command-line/harvest-run.js';
+export {
+  type HarvestRun,
+  type HarvestRunRequest,
+  type HarvestRunResult,
+  harvestSummary,
+  harvestWarnings,
+  startHarvestRun,
+} from './command-line/harvest-run.js';
 export {
   DEFAULT_MINED_TASKS,
   type MinerCalls,

@@ -2,13 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { nearestWord } from '@skillopt/core';
+import { PERSONA_NAMES } from './command-line/sleep-actions.js';
 
 /**
  * The two developers of the original's offline proof, shipped as task files (facts of the
  * original's personas, MIT): a researcher who wants arXiv ids in one form and answers in tags, and
  * a programmer who wants imperative commit subjects. Each night on them can be learned from.
  */
-export const PERSONAS = ['researcher', 'programmer'] as const;
+export const PERSONAS = PERSONA_NAMES;
 export type Persona = (typeof PERSONAS)[number];
 
 export interface PersonaFixture {

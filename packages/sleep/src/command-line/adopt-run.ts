@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { SkillOptError } from '@skillopt/contract';
+import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { nearestWord } from '@skillopt/core';
 import { type AdoptionResult, adoptProposal, undoAdoption } from '../adoption/adopt-proposal.js';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
@@ -91,6 +91,17 @@ async function chosenProposals(request: AdoptRequest, stateDirectory: string): P
  * named with --staging is adopted under its own project's lock).
  */
 export async function adoptStaged(request: AdoptRequest): Promise<AdoptionResult[]> {
+  const selections = [
+    ...(request.staging === undefined ? [] : ['--staging']),
+    ...(request.skills === undefined || request.skills.length === 0 ? [] : ['--skill']),
+    ...(request.allSkills ? ['--all-skills'] : []),
+  ];
+  if (selections.length > 1)
+    throw new SkillOptError({
+      code: ERROR_CODES.configInvalid,
+      category: 'user',
+      message: `give one of --staging, --skill and --all-skills, not ${selections.join(' and ')}`,
+    });
   const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(request.workingDirectory, request.stateDirectory);
   const results: AdoptionResult[] = [];
   for (const proposal of await chosenProposals(request, stateDirectory)) {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { secretEnvironmentValues } from '@skillopt/contract/secret-redaction';
 import { createCheckpointStore } from '../checkpoints/checkpoint-store.js';
 import { defaultStateDirectory } from '../checkpoints/state-directory.js';
 import type { SourceReport } from '../harvest/harvest-report.js';
@@ -9,6 +10,7 @@ import type { SourceLocations } from '../harvest/source-locations.js';
 import { parseSourceNames } from '../sources/source-names.js';
 import { SESSION_SOURCES, sessionSourcesFor } from '../sources/session-sources.js';
 import { sessionEndLogFile } from '../session-end/session-end-record.js';
+import type { NightStageListener } from '../night/night-stages.js';
 
 /** What `sleep harvest` is asked, in either front end (the CLI's `skillopt sleep harvest`, the `skillopt-sleep` bin). */
 export interface HarvestRunRequest {
@@ -24,6 +26,12 @@ export interface HarvestRunRequest {
   stateDirectory?: string | undefined;
   locations?: Partial<SourceLocations>;
   workingDirectory: string;
+  /** Where the default state folder and the sources are found (HOME, SKILLOPT_SLEEP_HOME, CLAUDE_CONFIG_DIR, …); default this process's environment. */
+  environment?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Stops the reading between sessions. */
+  signal?: AbortSignal | undefined;
+  /** Told when the harvest starts (the `harvest` stage). */
+  onStage?: NightStageListener | undefined;
 }
 
 /** The counts `sleep harvest` ends with (its `result` line under --json). */
@@ -48,7 +56,8 @@ export async function startHarvestRun(request: HarvestRunRequest): Promise<Harve
   const requested = request.sources !== undefined;
   const sourceIds = requested ? parseSourceNames(request.sources ?? []) : SESSION_SOURCES.map((source) => source.id);
   const scope = request.allProjects ? projectScope('all') : projectScope((request.projects ?? ['.']).map((folder) => path.resolve(workingDirectory, folder)));
-  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
+  const stateDirectory =
+    request.stateDirectory === undefined ? defaultStateDirectory(request.environment) : path.resolve(workingDirectory, request.stateDirectory);
   const windows = await resolveHarvestWindows({
     since: request.since,
     lookback: request.lookback,
@@ -63,7 +72,13 @@ export async function startHarvestRun(request: HarvestRunRequest): Promise<Harve
     windowFor: windows.windowFor,
     locations: { sessionEndLog: sessionEndLogFile(stateDirectory), ...request.locations },
     maxSessions: request.maxSessions,
+    // Another environment locates the sources; the secrets cut out are still this process's too.
+    ...(request.environment === undefined
+      ? {}
+      : { environment: request.environment, knownSecrets: secretEnvironmentValues({ ...process.env, ...request.environment } as NodeJS.ProcessEnv) }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
   });
+  request.onStage?.({ stage: 'harvest', message: `reading the sessions of ${sourceIds.join(', ')}, ${windows.description}` });
   return {
     harvest,
     result: () => ({
@@ -87,4 +102,15 @@ export function harvestWarnings(reports: readonly SourceReport[]): string[] {
     if (unlisted > 0) lines.push(`… and ${unlisted} more corrupt line${unlisted === 1 ? '' : 's'} in ${report.source}'s sessions`);
   }
   return lines;
+}
+
+/** What a harvest found, in lines for a person: the totals, then per source. */
+export function harvestSummary(result: HarvestRunResult): string {
+  const lines = [`${result.sessions} sessions (${result.tasks} distinct tasks), ${result.window}.`];
+  for (const report of result.sources)
+    lines.push(
+      `  ${report.source}: ${report.sessions} sessions, ${report.tasks} tasks, ${report.filesRead} files read, ${report.filesSkippedUnopened} not opened`,
+    );
+  lines.push('Nothing was written and no checkpoint moved.');
+  return `${lines.join('\n')}\n`;
 }

@@ -14,6 +14,7 @@ import { writeTaskFile } from '../tasks/task-file.js';
 import type { ReferenceKind, TaskSplit } from '../tasks/task-record.js';
 import { type HarvestRunRequest, type HarvestRunResult, harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { fileNameTime } from '../file-name-time.js';
+import { MINER_NAMES } from './sleep-actions.js';
 
 /** The most tasks one mined file holds, as the original's default. */
 export const DEFAULT_MINED_TASKS = 40;
@@ -70,7 +71,7 @@ export interface MineRunResult {
   harvest: HarvestRunResult;
 }
 
-const MINERS = ['heuristic', 'llm'] as const;
+const MINERS = MINER_NAMES;
 
 /** The `--miner` flag of `sleep mine`, read the same way by both front ends. */
 export function minerFlag(text: string | undefined): 'heuristic' | 'llm' | undefined {
@@ -168,7 +169,7 @@ function minerCallsOf(model: Awaited<ReturnType<typeof minerModel>>, failures: S
 }
 
 function stateDirectoryOf(request: MineRunRequest): string {
-  return request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(request.workingDirectory, request.stateDirectory);
+  return request.stateDirectory === undefined ? defaultStateDirectory(request.environment) : path.resolve(request.workingDirectory, request.stateDirectory);
 }
 
 /**
@@ -186,6 +187,10 @@ export async function mineSessionsToTaskFile(request: MineRunRequest): Promise<{
   const sessions: HarvestedSession[] = [];
   for await (const session of run.harvest.sessions) sessions.push(session);
   const maxTasks = request.maxTasks ?? DEFAULT_MINED_TASKS;
+  request.onStage?.({
+    stage: 'mine',
+    message: `mining ${sessions.length} session${sessions.length === 1 ? '' : 's'} into tasks (the ${request.miner === 'llm' ? 'LLM' : 'heuristic'} miner)`,
+  });
   // No session, no model: nothing is called and no ledger is opened.
   const model = request.miner === 'llm' && sessions.length > 0 ? await minerModel(request, project) : undefined;
   let mined: Awaited<ReturnType<typeof mineTasks>>;

@@ -12,7 +12,7 @@ import { scheduleNight, scheduleSummary } from './schedule-run.js';
 import { unscheduleNights, unscheduleSummary } from './unschedule-run.js';
 import { nightInputFiles, PERSONAS } from '../persona-fixtures.js';
 import { SESSION_SOURCES } from '../sources/session-sources.js';
-import { harvestWarnings, startHarvestRun } from './harvest-run.js';
+import { harvestSummary, harvestWarnings, startHarvestRun } from './harvest-run.js';
 import { DEFAULT_MINED_TASKS, mineExitCode, mineSessionsToTaskFile, minerFlag, splitFractionFlags } from './mine-run.js';
 import { mineSummary } from './mine-summary.js';
 import { modelFlagOverrides } from './model-flags.js';
@@ -20,6 +20,8 @@ import { type LocationOptions, sourceLocationsOf } from './location-options.js';
 import { sleepConfigLayers } from './sleep-config-layers.js';
 import { SLEEP_ACTION_NAMES, SLEEP_ACTIONS, type SleepActionName, type SleepOptions, sleepActionOptions } from './sleep-actions.js';
 import type { ScheduledNightFlags } from '../schedule/scheduled-night.js';
+import type { NightStageListener } from '../night/night-stages.js';
+import { defaultStateDirectory } from '../checkpoints/state-directory.js';
 
 const USAGE = `Usage: skillopt-sleep <command> [flags]
 
@@ -135,6 +137,44 @@ export interface CommandLineIo {
   workingDirectory: string;
   /** Where packages are looked for after the working directory (the bin's own installation). */
   fallbackDirectories: readonly string[];
+  /**
+   * Where the defaults are found: Sleep's state folder (SKILLOPT_SLEEP_HOME, HOME), the sources'
+   * folders, the crontab program (PATH); default this process's environment. Backends read their
+   * keys from the process's environment whatever this says.
+   */
+  environment?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Stops a harvest, a mining or a night at its next safe point (core's `aborted`). */
+  signal?: AbortSignal | undefined;
+  /** Told each stage a command moves on to (harvest, mine, replay, consolidate, stage, report), for a progress display. */
+  onStage?: NightStageListener | undefined;
+  /** Under --json: also given the summary the command prints without it, for a front end that shows both (the MCP server). */
+  writeSummary?(text: string): void;
+  /** A command stopped because model requests wait for answers (exit 3): the stop itself, before its message goes to writeError. */
+  onAnswersPending?(stop: AnswerPendingError): void;
+}
+
+/** The command's output: the result line under --json (and its summary to writeSummary), else the summary. */
+function writeResult(io: CommandLineIo, json: boolean | undefined, result: Record<string, unknown>, summary: () => string): void {
+  if (!json) {
+    io.write(summary());
+    return;
+  }
+  io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
+  io.writeSummary?.(summary());
+}
+
+/** The state folder a command was given, else the one its environment names (only when the io brings an environment of its own). */
+function stateDirectoryOf(given: string | undefined, io: CommandLineIo): string | undefined {
+  return given ?? (io.environment === undefined ? undefined : defaultStateDirectory(io.environment));
+}
+
+/** The io's signal, stage listener and environment, as a request's fields, each only when given. */
+function observersOf(io: CommandLineIo) {
+  return {
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(io.onStage === undefined ? {} : { onStage: io.onStage }),
+    ...(io.environment === undefined ? {} : { environment: io.environment }),
+  };
 }
 
 function usageError(message: string): SkillOptError {
@@ -163,6 +203,7 @@ export async function runSleepCommandLine(argv: readonly string[], io: CommandLi
     return await runSubcommand(command as SleepActionName, rest, io);
   } catch (error) {
     if (!AnswerPendingError.isInstance(error)) throw error;
+    io.onAnswersPending?.(error);
     io.writeError(`skillopt-sleep: ${answersPendingStop(error, `skillopt-sleep ${command}`).message}\n`);
     return ANSWERS_PENDING_EXIT_CODE;
   }
@@ -202,14 +243,16 @@ async function runDryRun(rest: readonly string[], io: CommandLineIo): Promise<nu
     tasksFile,
     skillFile,
     ...(values.out === undefined ? {} : { outputDirectory: values.out }),
-    layers: sleepConfigLayers({ configFile: values.config }),
+    layers: sleepConfigLayers({ configFile: values.config, ...(io.environment === undefined ? {} : { environment: io.environment }) }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     workingDirectory: io.workingDirectory,
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
+    ...(io.environment === undefined ? {} : { stateDirectory: defaultStateDirectory(io.environment) }),
+    ...(io.signal === undefined ? {} : { signal: io.signal }),
+    ...(io.onStage === undefined ? {} : { onStage: io.onStage }),
   });
   for (const warning of night.warnings) io.writeError(`Warning: ${warning}\n`);
-  io.write(values.json ? `${JSON.stringify({ type: 'result', ...night.report })}\n` : night.markdown);
-  if (!values.json) io.write(`\nReport written to ${night.outputDirectory}/report.md\n`);
+  writeResult(io, values.json, { ...night.report }, () => `${night.markdown}\nReport written to ${night.outputDirectory}/report.md\n`);
   return nightExitCode(night.report);
 }
 
@@ -251,9 +294,10 @@ function harvestRequestOf(values: HarvestValues, io: CommandLineIo) {
     since: values.since,
     lookback: values.lookback,
     maxSessions: wholeNumberOption('max-sessions', values['max-sessions']),
-    stateDirectory: values['state-dir'],
+    stateDirectory: stateDirectoryOf(values['state-dir'], io),
     locations: sourceLocationsOf(values, io.workingDirectory),
     workingDirectory: io.workingDirectory,
+    ...observersOf(io),
   };
 }
 
@@ -284,13 +328,12 @@ async function runMine(args: readonly string[], io: CommandLineIo): Promise<numb
     ...splitFractionFlags(values),
     output: values.out,
     miner: minerFlag(values.miner),
-    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: values['state-dir'] }),
+    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: stateDirectoryOf(values['state-dir'], io) }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
   });
   for (const warning of warnings) io.writeError(`Warning: ${warning}\n`);
-  if (values.json) io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
-  else io.write(mineSummary(result));
+  writeResult(io, values.json, { ...result }, () => mineSummary(result));
   return mineExitCode(result);
 }
 
@@ -310,16 +353,7 @@ async function runHarvest(args: readonly string[], io: CommandLineIo): Promise<n
   for await (const session of run.harvest.sessions) if (values.json) io.write(`${JSON.stringify({ type: 'session', ...session })}\n`);
   for (const warning of harvestWarnings(run.harvest.reports)) io.writeError(`Warning: ${warning}\n`);
   const result = run.result();
-  if (values.json) {
-    io.write(`${JSON.stringify({ type: 'result', ...result })}\n`);
-    return 0;
-  }
-  io.write(`${result.sessions} sessions (${result.tasks} distinct tasks), ${result.window}.\n`);
-  for (const report of result.sources)
-    io.write(
-      `  ${report.source}: ${report.sessions} sessions, ${report.tasks} tasks, ${report.filesRead} files read, ${report.filesSkippedUnopened} not opened\n`,
-    );
-  io.write('Nothing was written and no checkpoint moved.\n');
+  writeResult(io, values.json, { ...result }, () => harvestSummary(result));
   return 0;
 }
 
@@ -354,15 +388,19 @@ async function runNightCommand(args: readonly string[], io: CommandLineIo): Prom
     autoAdopt: values['auto-adopt'],
     skillRoots: values['skill-root'],
     recall: values.recall === undefined ? undefined : countOption('recall', values.recall),
-    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: values['state-dir'] }),
+    layers: sleepConfigLayers({ configFile: values.config, stateDirectory: stateDirectoryOf(values['state-dir'], io) }),
     overrides: [...modelFlagOverrides(values), ...(values.set ?? [])],
     resolver: createPackageResolver({ workingDirectory: io.workingDirectory, fallbackDirectories: io.fallbackDirectories }),
     resumeCommand: 'skillopt-sleep run (the next night starts over)',
   });
   for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
   const { markdown, ...facts } = result;
-  if (values.json) io.write(`${JSON.stringify({ type: 'result', ...facts })}\n`);
-  else io.write(`${markdown}\nThe night's files: ${result.nightDirectory}\n${result.adoptions === undefined ? '' : adoptionSummary(result.adoptions)}`);
+  writeResult(
+    io,
+    values.json,
+    facts,
+    () => `${markdown}\nThe night's files: ${result.nightDirectory}\n${result.adoptions === undefined ? '' : adoptionSummary(result.adoptions)}`,
+  );
   return projectNightExitCode(result);
 }
 
@@ -373,8 +411,12 @@ async function runStatus(args: readonly string[], io: CommandLineIo): Promise<nu
     io.write(USAGE);
     return 0;
   }
-  const status = await readSleepStatus({ project: values.project, stateDirectory: values['state-dir'], workingDirectory: io.workingDirectory });
-  io.write(values.json ? `${JSON.stringify({ type: 'result', ...status })}\n` : statusSummary(status));
+  const status = await readSleepStatus({
+    project: values.project,
+    stateDirectory: stateDirectoryOf(values['state-dir'], io),
+    workingDirectory: io.workingDirectory,
+  });
+  writeResult(io, values.json, { ...status }, () => statusSummary(status));
   return 0;
 }
 
@@ -400,10 +442,10 @@ async function runAdopt(args: readonly string[], io: CommandLineIo): Promise<num
     skills: values.skill,
     allSkills: values['all-skills'],
     undo: values.undo ?? false,
-    stateDirectory: values['state-dir'],
+    stateDirectory: stateDirectoryOf(values['state-dir'], io),
     workingDirectory: io.workingDirectory,
   });
-  io.write(values.json ? `${JSON.stringify({ type: 'result', adoptions: result })}\n` : adoptionSummary(result));
+  writeResult(io, values.json, { adoptions: result }, () => adoptionSummary(result));
   return 0;
 }
 
@@ -427,9 +469,19 @@ async function runSchedule(args: readonly string[], io: CommandLineIo): Promise<
     io.write(USAGE);
     return 0;
   }
-  const result = await scheduleNight({ project, hour, minute, environmentFile, systemd, stateDirectory, night, workingDirectory: io.workingDirectory });
+  const result = await scheduleNight({
+    project,
+    hour,
+    minute,
+    environmentFile,
+    systemd,
+    stateDirectory,
+    night,
+    workingDirectory: io.workingDirectory,
+    ...(io.environment === undefined ? {} : { environment: io.environment as NodeJS.ProcessEnv }),
+  });
   for (const warning of result.warnings) io.writeError(`Warning: ${warning}\n`);
-  io.write(json ? `${JSON.stringify({ type: 'result', ...result })}\n` : scheduleSummary(result));
+  writeResult(io, json, { ...result }, () => scheduleSummary(result));
   return 0;
 }
 
@@ -440,7 +492,13 @@ async function runUnschedule(args: readonly string[], io: CommandLineIo): Promis
     io.write(USAGE);
     return 0;
   }
-  const result = await unscheduleNights({ project: values.project, all: values.all, systemd: values.systemd, workingDirectory: io.workingDirectory });
-  io.write(values.json ? `${JSON.stringify({ type: 'result', ...result })}\n` : unscheduleSummary(result));
+  const result = await unscheduleNights({
+    project: values.project,
+    all: values.all,
+    systemd: values.systemd,
+    workingDirectory: io.workingDirectory,
+    ...(io.environment === undefined ? {} : { environment: io.environment as NodeJS.ProcessEnv }),
+  });
+  writeResult(io, values.json, { ...result }, () => unscheduleSummary(result));
   return 0;
 }

@@ -7,6 +7,7 @@ import { readTaskFile } from '../tasks/task-file.js';
 import type { NightReport } from './night-report.js';
 import { renderNightReport } from './night-report-markdown.js';
 import { NIGHT_FILES, runNight } from './run-night.js';
+import type { NightStageListener } from './night-stages.js';
 import { fileNameTime } from '../file-name-time.js';
 
 export interface DryRunNightOptions {
@@ -25,6 +26,10 @@ export interface DryRunNightOptions {
   resolver: PackageResolver;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** Told each stage the night moves on to: replay, consolidate, report. */
+  onStage?: NightStageListener | undefined;
+  /** Where the default output folder goes (`<state directory>/dry-runs/…`); default `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep. */
+  stateDirectory?: string | undefined;
   /** The moment the dry run is named after; default now. */
   now?: Date;
 }
@@ -39,8 +44,8 @@ export interface DryRunNight {
 }
 
 /** A new folder under `<state directory>/dry-runs`, named after the moment; two dry runs in the same second get two folders. */
-async function freshDryRunDirectory(moment: Date): Promise<string> {
-  const parent = path.join(defaultStateDirectory(), 'dry-runs');
+async function freshDryRunDirectory(moment: Date, stateDirectory: string): Promise<string> {
+  const parent = path.join(stateDirectory, 'dry-runs');
   await mkdir(parent, { recursive: true });
   return mkdtemp(path.join(parent, `${fileNameTime(moment)}-`));
 }
@@ -72,7 +77,7 @@ export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNi
   const skillFile = path.resolve(options.workingDirectory, options.skillFile);
   const outputDirectory =
     options.outputDirectory === undefined
-      ? await freshDryRunDirectory(options.now ?? new Date())
+      ? await freshDryRunDirectory(options.now ?? new Date(), options.stateDirectory ?? defaultStateDirectory())
       : path.resolve(options.workingDirectory, options.outputDirectory);
   const { file, warnings } = await readTaskFile(tasksFile);
   if (options.outputDirectory !== undefined) await removeEarlierNight(outputDirectory);
@@ -89,7 +94,9 @@ export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNi
     dryRun: true,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.onStage === undefined ? {} : { onStage: options.onStage }),
   });
+  options.onStage?.({ stage: 'report', message: `writing the report in ${outputDirectory}` });
   const markdown = renderNightReport(report);
   await writeJsonAtomic(path.join(outputDirectory, REPORT_FILES.json), report);
   await writeFileAtomic(path.join(outputDirectory, REPORT_FILES.markdown), markdown);

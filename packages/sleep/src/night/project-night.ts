@@ -22,6 +22,7 @@ import { renderProjectNight } from './project-night-markdown.js';
 import { groupTasksBySkill, skillNameOf } from './skill-groups.js';
 import { runSkillNight, type SkillNightInput, type SkillNightResult, stageSkillNight } from './skill-night.js';
 import { fileNameTime } from '../file-name-time.js';
+import { forSkill, type NightStageListener } from './night-stages.js';
 
 /** What `sleep run` is asked, in either front end. */
 export interface ProjectNightRequest {
@@ -61,6 +62,10 @@ export interface ProjectNightRequest {
   recall?: number | undefined;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** Told each stage the night moves on to: harvest, mine, then each skill's replay and consolidate, then stage. */
+  onStage?: NightStageListener | undefined;
+  /** Where the default state folder, the sources and Claude Code's skills are found (HOME, SKILLOPT_SLEEP_HOME, …); default this process's environment. */
+  environment?: Readonly<Record<string, string | undefined>> | undefined;
   /** The command that starts the next night, named when this one is stopped. */
   resumeCommand?: string;
   now?: () => Date;
@@ -175,7 +180,8 @@ export async function runProjectNight(request: ProjectNightRequest): Promise<Pro
   const now = request.now ?? (() => new Date());
   const { workingDirectory } = request;
   const project = path.resolve(workingDirectory, request.project ?? '.');
-  const stateDirectory = request.stateDirectory === undefined ? defaultStateDirectory() : path.resolve(workingDirectory, request.stateDirectory);
+  const stateDirectory =
+    request.stateDirectory === undefined ? defaultStateDirectory(request.environment) : path.resolve(workingDirectory, request.stateDirectory);
   const state = await lockProjectState({ stateDirectory, project, purpose: 'sleep night' });
   let result: ProjectNightResult;
   try {
@@ -221,6 +227,9 @@ async function gatherTasks(request: ProjectNightRequest, layout: ProjectStateLay
     resolver: request.resolver,
     budgetResumeCommand: request.resumeCommand ?? 'sleep run',
     now: startedAt,
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.onStage === undefined ? {} : { onStage: request.onStage }),
+    ...(request.environment === undefined ? {} : { environment: request.environment }),
   }).catch((error: unknown) => {
     if (SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent) return { budgetSpent: spentLimitsOf(error) };
     throw error;
@@ -369,7 +378,7 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
   const { layout } = state;
   const roots = await skillRoots({
     project: layout.project,
-    claudeHome: request.locations?.claudeHome ?? defaultSourceLocations().claudeHome,
+    claudeHome: request.locations?.claudeHome ?? defaultSourceLocations(request.environment).claudeHome,
     extraRoots: request.skillRoots,
   });
   const archive = request.recall !== undefined && request.recall > 0 ? await readTaskArchive(layout.directory) : [];
@@ -378,7 +387,8 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
   const results: SkillNightResult[] = [];
   const inputOf = new Map<SkillNightResult, SkillNightInput>();
   const waiting: AnswerPendingError[] = [];
-  for (const group of groupTasksBySkill(plan.tasks, plan.mainSkill)) {
+  const groups = groupTasksBySkill(plan.tasks, plan.mainSkill);
+  for (const [index, group] of groups.entries()) {
     const skipped = (documentPath: string, reason: string): SkillNightResult => ({
       skill: group.skill,
       documentPath,
@@ -420,6 +430,7 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
       editBudget: request.editBudget,
       signal: request.signal,
       onEvent: request.onEvent,
+      onStage: forSkill(request.onStage, { name: group.skill, index, count: groups.length }),
       resumeCommand: request.resumeCommand,
       now: plan.now,
     };
@@ -433,6 +444,9 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
     }
   }
   if (waiting.length > 0) throw combinedAnswerPending(waiting);
+  const accepted = results.filter((result) => result.outcome === 'accepted').map((result) => result.skill);
+  if (accepted.length > 0)
+    request.onStage?.({ stage: 'stage', message: `staging the proposal${accepted.length === 1 ? '' : 's'} of ${accepted.join(', ')} for review` });
   const staged: SkillNightResult[] = [];
   for (const result of results) {
     const input = inputOf.get(result);

@@ -19,6 +19,7 @@ import { budgetLeft, limitsAsSet, type NightSpend, spentLimitsOf } from './night
 import { nightConfigLayer, nightEnvironmentSection } from './night-config.js';
 import { NIGHT_REPORT_FORMAT, type NightReport, nightUsage } from './night-report.js';
 import { withNightEnvironment } from './night-resolver.js';
+import { type NightStageListener, withNightStages } from './night-stages.js';
 import { selectNightTasks } from './night-tasks.js';
 
 /** The night's folder: the skill document as the night began, and core's run. */
@@ -50,6 +51,8 @@ export interface RunNightOptions {
   dryRun: boolean;
   signal?: AbortSignal;
   onEvent?: (event: RunEvent) => void;
+  /** Told each stage the run moves on to (replay, consolidate), from its events. */
+  onStage?: NightStageListener | undefined;
   /** The command that resumes the night's run, named when it stops. */
   resumeCommand?: string;
   /** What the night spent before its run (mining its tasks, other skills' runs): it counts against the night's budgets. */
@@ -130,6 +133,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
   const budgetAsSet = run.config.budget;
   if (options.spentBefore !== undefined) run.config.budget = budgetLeft(budgetAsSet, options.spentBefore);
   const runDirectory = path.join(options.nightDirectory, NIGHT_FILES.run);
+  const onEvent = withNightStages(options.onEvent, options.onStage);
   const summary = await train({
     config: run.config,
     environment: run.environment,
@@ -140,7 +144,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     simulatedRoles: run.simulatedRoles,
     runDirectory,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(onEvent === undefined ? {} : { onEvent }),
     ...(options.resumeCommand === undefined ? {} : { resumeCommand: options.resumeCommand }),
   }).catch((error: unknown) => {
     if (!(SkillOptError.isInstance(error) && error.code === ERROR_CODES.budgetSpent)) throw error;

@@ -8,6 +8,7 @@ import type { NightReport } from './night-report.js';
 import { renderNightReport } from './night-report-markdown.js';
 import { readPinnedDocument } from './pinned-document.js';
 import { runNight } from './run-night.js';
+import type { NightStageListener } from './night-stages.js';
 import { recallSimilarTasks } from './task-recall.js';
 
 /** How one skill's part of a night ended. */
@@ -48,6 +49,7 @@ export interface SkillNightInput {
   editBudget?: number | undefined;
   signal?: AbortSignal | undefined;
   onEvent?: ((event: RunEvent) => void) | undefined;
+  onStage?: NightStageListener | undefined;
   resumeCommand?: string | undefined;
   now: () => Date;
 }
@@ -75,6 +77,7 @@ export async function runSkillNight(input: SkillNightInput): Promise<SkillNightR
     dryRun: false,
     ...(input.signal === undefined ? {} : { signal: input.signal }),
     ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
+    ...(input.onStage === undefined ? {} : { onStage: input.onStage }),
     ...(input.resumeCommand === undefined ? {} : { resumeCommand: input.resumeCommand }),
     spentBefore: input.spentBefore,
   });
