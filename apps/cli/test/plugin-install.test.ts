@@ -10,7 +10,7 @@ import { startSkillopt } from './helpers/cli-process';
 describe('skillopt plugin install and uninstall', () => {
   let home: string;
   let environment: NodeJS.ProcessEnv;
-  const skillopt = (args: string[]) => startSkillopt(args, home, environment).ended;
+  const skillopt = (args: string[], extra: NodeJS.ProcessEnv = {}) => startSkillopt(args, home, { ...environment, ...extra }).ended;
 
   beforeEach(() => {
     home = mkdtempSync(path.join(os.tmpdir(), 'skillopt-plugin-'));
@@ -33,6 +33,25 @@ describe('skillopt plugin install and uninstall', () => {
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain('Uninstalled the Claude Code plugin.');
     expect(readFileSync(settings, 'utf8')).toBe('{\n  "model": "opus"\n}\n');
+  });
+
+  test("installs GitHub Copilot's plugin into the Copilot CLI's config, and Devin's into a project", async () => {
+    const copilot = await skillopt(['plugin', 'install', 'copilot', '--json'], { COPILOT_HOME: '' });
+    expect(copilot.code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(home, '.copilot', 'mcp-config.json'), 'utf8'))).toMatchObject({
+      mcpServers: { 'skillopt-sleep': { type: 'local', command: 'node' } },
+    });
+    const project = path.join(home, 'project');
+    mkdirSync(project);
+    const devin = await skillopt(['plugin', 'install', 'devin', '--project', project]);
+    expect(devin.code).toBe(0);
+    expect(devin.stdout).toContain('devin mcp add skillopt-sleep -- node');
+    expect(JSON.parse(readFileSync(path.join(project, '.devin', 'hooks.v1.json'), 'utf8'))).toMatchObject({ SessionEnd: [{ matcher: '' }] });
+
+    expect((await skillopt(['plugin', 'uninstall', 'devin', '--project', project])).code).toBe(0);
+    expect((await skillopt(['plugin', 'uninstall', 'copilot'])).code).toBe(0);
+    expect(existsSync(path.join(project, '.devin'))).toBe(false);
+    expect(existsSync(path.join(home, '.copilot'))).toBe(false);
   });
 
   test('a misspelt plugin is exit 2 naming the nearest; an unknown option too', async () => {

@@ -22,6 +22,14 @@ const CLAUDE_CODE_INPUT = {
   reason: 'other',
 };
 
+/** What the Devin CLI gives a SessionEnd hook on stdin: no cwd and no transcript (the project is in DEVIN_PROJECT_DIR). */
+const DEVIN_INPUT = {
+  session_id: 'bramble-scorpion',
+  prompt_id: 'f00d0000-0000-4000-8000-000000000003',
+  hook_event_name: 'SessionEnd',
+  reason: 'other',
+};
+
 let workDirectory: string;
 let stateDirectory: string;
 beforeEach(() => {
@@ -107,6 +115,16 @@ describe('recordSessionEnd', () => {
     const without = await recordSessionEnd({ source: 'claude-code', hookInput: { session_id: 's-3', cwd: '/work/api' }, environment });
     expect(without.transcriptPath).toBeNull();
     expect(logLines()).toHaveLength(3);
+  });
+
+  test("a Devin session's project is DEVIN_PROJECT_DIR, and it names no transcript", async () => {
+    const environment = { SKILLOPT_SLEEP_HOME: stateDirectory, CLAUDE_PROJECT_DIR: '/work/elsewhere' };
+    const record = await recordSessionEnd({ source: 'devin', hookInput: DEVIN_INPUT, environment: { ...environment, DEVIN_PROJECT_DIR: '/work/api' } });
+    expect(record).toMatchObject({ source: 'devin', sessionId: 'bramble-scorpion', project: '/work/api', transcriptPath: null, reason: 'other' });
+    await expect(recordSessionEnd({ source: 'devin', hookInput: DEVIN_INPUT, environment })).rejects.toThrow(
+      'names no folder (cwd) and DEVIN_PROJECT_DIR is not set',
+    );
+    expect(logLines()).toHaveLength(1);
   });
 
   test('the state directory is SKILLOPT_SLEEP_HOME, else ~/.skillopt-sleep of HOME', async () => {

@@ -4,7 +4,7 @@ import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { nearestWord } from '@skillopt/core';
 
 /** The agent runtimes SkillOpt publishes a plugin for: `@skillopt/plugin-<id>`. */
-export const PLUGIN_IDS = ['claude-code', 'codex', 'cursor', 'openclaw'] as const;
+export const PLUGIN_IDS = ['claude-code', 'codex', 'copilot', 'cursor', 'devin', 'openclaw'] as const;
 
 /** The package of a plugin id. */
 function pluginPackageName(id: string): string {

@@ -14,6 +14,8 @@ export interface InstallVariables {
   claudeHome: string;
   /** Codex's home: $CODEX_HOME, else ~/.codex. */
   codexHome: string;
+  /** The GitHub Copilot CLI's home: $COPILOT_HOME, else ~/.copilot. */
+  copilotHome: string;
   /** Cursor's home: $CURSOR_HOME, else ~/.cursor. */
   cursorHome: string;
   /** The agent-neutral user folder of skills and agents: ~/.agents. */
@@ -51,6 +53,7 @@ export function installVariables(input: {
     home,
     claudeHome: locations.claudeHome,
     codexHome: locations.codexHome,
+    copilotHome: locations.copilotHome,
     cursorHome: nonEmpty(input.environment.CURSOR_HOME) ?? locations.cursorHome,
     agentsHome: path.join(home, '.agents'),
     openclawHome: nonEmpty(input.environment.OPENCLAW_STATE_DIR) ?? path.join(home, '.openclaw'),

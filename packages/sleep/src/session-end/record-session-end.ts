@@ -8,7 +8,9 @@ import { SESSION_END_RECORD_FORMAT, type SessionEndRecord, sessionEndLogFile } f
 /**
  * What an agent gives its session-end hook, read loosely: the keys Sleep records, every other key
  * (a prompt id, what a later version adds) ignored. Claude Code 2.1 sends `session_id`,
- * `transcript_path`, `cwd`, `hook_event_name` and `reason`.
+ * `transcript_path`, `cwd`, `hook_event_name` and `reason`; the Devin CLI sends `session_id` (a
+ * slug such as `bramble-scorpion`), `prompt_id`, `hook_event_name` and `reason`, with no `cwd` and
+ * no transcript: its project comes from `DEVIN_PROJECT_DIR`.
  */
 const hookInputSchema = z.object({
   session_id: z.string().min(1),
@@ -16,6 +18,14 @@ const hookInputSchema = z.object({
   cwd: z.string().min(1).optional(),
   reason: z.string().optional(),
 });
+
+/**
+ * The variable in which an agent tells its hooks the folder it was opened on. Devin sets
+ * `DEVIN_PROJECT_DIR`; Claude Code, and the agents that copy its hooks, `CLAUDE_PROJECT_DIR`.
+ */
+function projectVariableOf(source: SourceId): string {
+  return source === 'devin' ? 'DEVIN_PROJECT_DIR' : 'CLAUDE_PROJECT_DIR';
+}
 
 // One write of at most PIPE_BUF bytes to a file opened for appending is never interleaved with
 // another hook's: concurrent sessions ending at once each leave a whole line.
@@ -26,7 +36,10 @@ export interface RecordSessionEndOptions {
   source: SourceId;
   /** The hook's input, parsed from the JSON the agent wrote to its stdin. */
   hookInput: unknown;
-  /** The hook's environment (default this process's): `SKILLOPT_SLEEP_HOME` or `HOME` for the state directory, `CLAUDE_PROJECT_DIR` for the project. */
+  /**
+   * The hook's environment (default this process's): `SKILLOPT_SLEEP_HOME` or `HOME` for the state
+   * directory, `CLAUDE_PROJECT_DIR` (Devin: `DEVIN_PROJECT_DIR`) for the project.
+   */
   environment?: Readonly<Record<string, string | undefined>> | undefined;
   now?: Date | undefined;
 }
@@ -68,8 +81,9 @@ export async function recordSessionEnd(options: RecordSessionEndOptions): Promis
   if (!parsed.success) throw new Error(`the hook input is not a session end: ${z.prettifyError(parsed.error).replace(/\s+/g, ' ')}`);
   const input = parsed.data;
   // The folder the agent was opened on: a session that moved below it still belongs to it.
-  const folder = nonEmpty(environment.CLAUDE_PROJECT_DIR) ?? input.cwd;
-  if (folder === undefined) throw new Error('the hook input names no folder (cwd) and CLAUDE_PROJECT_DIR is not set');
+  const projectVariable = projectVariableOf(source);
+  const folder = nonEmpty(environment[projectVariable]) ?? input.cwd;
+  if (folder === undefined) throw new Error(`the hook input names no folder (cwd) and ${projectVariable} is not set`);
   const base = input.cwd ?? '.';
   const record: SessionEndRecord = {
     format: SESSION_END_RECORD_FORMAT,
