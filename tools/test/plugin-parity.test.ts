@@ -48,7 +48,15 @@ function prose(text: string): string {
 
 describe('the plugins and the skillopt-sleep command', () => {
   it('are every plugin of the repository', () => {
-    expect(plugins.map((root) => path.basename(root)).sort()).toEqual(['plugin-claude-code', 'plugin-codex', 'plugin-cursor', 'plugin-dsh', 'plugin-openclaw']);
+    expect(plugins.map((root) => path.basename(root)).sort()).toEqual([
+      'plugin-claude-code',
+      'plugin-codex',
+      'plugin-copilot',
+      'plugin-cursor',
+      'plugin-devin',
+      'plugin-dsh',
+      'plugin-openclaw',
+    ]);
   });
 
   it('agree: every generated block and manifest version is current (node tools/plugins/plugin-files.mjs --write)', () => {
