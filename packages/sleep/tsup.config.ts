@@ -6,8 +6,9 @@ import { libraryBuild } from '../../tsup.base';
 // dependencies; the code both entries share is one chunk in either format. `session-end` is the `./session-end` subpath, what an
 // agent plugin's session-end hook imports: zod and a few small modules of its own, none of the harvest's sources, core or sql.js.
 // `mcp` is the `./mcp` subpath: the MCP server a plugin's MCP bin runs (the one entry that imports @modelcontextprotocol/sdk).
+// `testing` is the `./testing` subpath: what a plugin package's tests install it into a temporary home with.
 export default libraryBuild(
-  ['src/index.ts', 'src/harvest-only.ts', 'src/command-line.ts', 'src/installer.ts', 'src/commands.ts', 'src/session-end.ts', 'src/mcp.ts'],
+  ['src/index.ts', 'src/harvest-only.ts', 'src/command-line.ts', 'src/installer.ts', 'src/commands.ts', 'src/session-end.ts', 'src/mcp.ts', 'src/testing.ts'],
   {
     shims: true,
     splitting: true,

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { folderSnapshot } from '@skillopt/sleep/testing';
 import { OWN_SESSION_SENTINEL } from '@skillopt/sleep/harvest';
 import { runPluginCommandLine } from '@skillopt/sleep/installer';
 
@@ -37,12 +38,7 @@ async function run(action: 'install' | 'uninstall', ...args: string[]): Promise<
 
 const readJson = (file: string): Record<string, unknown> => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
-/** Every file under `folder` with its text: what "unchanged" is checked against. */
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 // Claude Code fills in the variable; in this file it is text.
 const RUNNER = ['node "$', '{CLAUDE_PLUGIN_ROOT}/scripts/skillopt-sleep.mjs"'].join('');

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runPluginCommandLine } from '@skillopt/sleep/installer';
+import { createPluginTestHome, folderSnapshot, type PluginTestHome } from '@skillopt/sleep/testing';
 
 /**
  * The Codex plugin installed into a temporary HOME (and a project): the skill lands where Codex
@@ -11,33 +11,18 @@ import { runPluginCommandLine } from '@skillopt/sleep/installer';
  */
 const packageRoot = path.resolve(__dirname, '..');
 
+let testHome: PluginTestHome;
 let root: string;
 let home: string;
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'plugin-codex-'));
-  home = path.join(root, 'home');
-  mkdirSync(home);
+  testHome = createPluginTestHome(packageRoot, 'plugin-codex-');
+  ({ root, home } = testHome);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => testHome.remove());
 
-async function run(action: 'install' | 'uninstall', args: string[] = [], environment: Record<string, string> = {}): Promise<string> {
-  let output = '';
-  await runPluginCommandLine(packageRoot, action, args, {
-    write: (text) => {
-      output += text;
-    },
-    environment: { HOME: home, ...environment },
-    workingDirectory: root,
-  });
-  return output;
-}
+const run = (action: 'install' | 'uninstall', args: string[] = [], environment: Record<string, string> = {}) => testHome.run(action, args, environment);
 
-/** Every file under `folder` with its text: what "unchanged" is checked against. */
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 /** The `node "<bin>"` command the installed skill tells Codex to run. */
 function engineCommand(skill: string): string {

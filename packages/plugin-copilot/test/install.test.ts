@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runPluginCommandLine } from '@skillopt/sleep/installer';
+import { createPluginTestHome, folderSnapshot, type PluginTestHome } from '@skillopt/sleep/testing';
 
 /**
  * The GitHub Copilot plugin installed into a temporary HOME (and a project): the MCP server lands in
@@ -13,33 +12,18 @@ const packageRoot = path.resolve(__dirname, '..');
 const SERVER_BIN = path.join(packageRoot, 'bin', 'skillopt-sleep-mcp-copilot.js');
 const TOOLS = ['sleep_status', 'sleep_harvest', 'sleep_dry_run', 'sleep_run', 'sleep_adopt', 'sleep_schedule', 'sleep_unschedule'];
 
+let testHome: PluginTestHome;
 let root: string;
 let home: string;
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'plugin-copilot-'));
-  home = path.join(root, 'home');
-  mkdirSync(home);
+  testHome = createPluginTestHome(packageRoot, 'plugin-copilot-');
+  ({ root, home } = testHome);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => testHome.remove());
 
-async function run(action: 'install' | 'uninstall', args: string[] = [], environment: Record<string, string> = {}): Promise<string> {
-  let output = '';
-  await runPluginCommandLine(packageRoot, action, args, {
-    write: (text) => {
-      output += text;
-    },
-    environment: { HOME: home, ...environment },
-    workingDirectory: root,
-  });
-  return output;
-}
+const run = (action: 'install' | 'uninstall', args: string[] = [], environment: Record<string, string> = {}) => testHome.run(action, args, environment);
 
-/** Every file under `folder` with its text: what "unchanged" is checked against. */
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 

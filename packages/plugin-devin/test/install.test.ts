@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runPluginCommandLine } from '@skillopt/sleep/installer';
+import { createPluginTestHome, folderSnapshot, type PluginTestHome } from '@skillopt/sleep/testing';
 
 /**
  * The Devin plugin installed into a temporary project: the SessionEnd hook appended to the project's
@@ -22,36 +21,21 @@ const DEVIN_SESSION_END = {
   reason: 'other',
 };
 
+let testHome: PluginTestHome;
 let root: string;
 let home: string;
 let project: string;
 beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'plugin-devin-'));
-  home = path.join(root, 'home');
+  testHome = createPluginTestHome(packageRoot, 'plugin-devin-');
+  ({ root, home } = testHome);
   project = path.join(root, 'project');
-  mkdirSync(home);
   mkdirSync(project);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterEach(() => testHome.remove());
 
-async function run(action: 'install' | 'uninstall', args: string[] = []): Promise<string> {
-  let output = '';
-  await runPluginCommandLine(packageRoot, action, args, {
-    write: (text) => {
-      output += text;
-    },
-    environment: { HOME: home },
-    workingDirectory: root,
-  });
-  return output;
-}
+const run = (action: 'install' | 'uninstall', args: string[] = [], environment: Record<string, string> = {}) => testHome.run(action, args, environment);
 
-/** Every file under `folder` with its text: what "unchanged" is checked against. */
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 const hooksFile = () => path.join(project, '.devin', 'hooks.v1.json');
 const rules = () => readFileSync(path.join(packageRoot, 'rules', 'skillopt-sleep.md'), 'utf8');

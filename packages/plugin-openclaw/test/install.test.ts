@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { folderSnapshot } from '@skillopt/sleep/testing';
 import { readTaskFile } from '@skillopt/sleep';
 import { runOpenClawCommandLine } from '../src/command-line';
 import { DEEPSEEK_PRESET, OPENCLAW_TASK_FILES, PACKAGE_ROOT, runNode } from './openclaw-fixtures';
@@ -36,11 +37,7 @@ async function run(action: 'install' | 'uninstall', args: string[] = [], environ
   return output;
 }
 
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 /** The absolute paths the installed skill runs: Sleep's bin and this package's converter. */
 function commandsOf(skill: string): { sleepBin: string; pluginBin: string } {

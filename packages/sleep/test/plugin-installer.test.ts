@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { folderSnapshot } from '../src/testing/folder-snapshot.js';
 import { installPlugin, uninstallPlugin } from '../src/installer/install-plugin.js';
 import { readReceipt } from '../src/installer/install-receipt.js';
 
@@ -30,12 +31,7 @@ const uninstall = () => uninstallPlugin({ packageRoot, stateDirectory });
 const settingsFile = () => path.join(home, '.example', 'settings.json');
 const readJson = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 
-/** Every file under `folder` with its text: what "unchanged" is checked against. */
-function tree(folder: string): Record<string, string> {
-  if (!existsSync(folder)) return {};
-  const files = (readdirSync(folder, { recursive: true }) as string[]).filter((entry) => statSync(path.join(folder, entry)).isFile());
-  return Object.fromEntries(files.sort().map((entry) => [entry, readFileSync(path.join(folder, entry), 'utf8')]));
-}
+const tree = folderSnapshot;
 
 /** A user's own settings, written the way they wrote them: four spaces, a key after ours. */
 const USER_SETTINGS = `{\n    "theme": "dark",\n    "hooks": {\n        "SessionEnd": [{ "command": "their-own-hook" }]\n    },\n    "plugins": { "other": { "root": "/elsewhere" } }\n}\n`;
