@@ -3,5 +3,5 @@
  * temporary home, check what it left there, and talk to its MCP bin. Nothing here is used at run time.
  */
 export { folderSnapshot } from './testing/folder-snapshot.js';
-export { connectToMcpBin } from './testing/mcp-bin-client.js';
+export { connectToMcpBin, type McpBinClient } from './testing/mcp-bin-client.js';
 export { type PluginTestHome, createPluginTestHome } from './testing/plugin-test-home.js';
