@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
 import { expectHelp } from './helpers/help-manifest';
-import { diffLines, splitLines, unifiedDiff } from '../src/inspection/line-diff';
+import { diffLines, splitLines, unifiedDiff } from '@skillopt/core';
 
 interface HistoryRecord {
   step: number;

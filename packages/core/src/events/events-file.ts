@@ -1,5 +1,7 @@
 import { readRunEvent, type RunEvent } from '@skillopt/contract';
-import { createJsonLinesAppender, readJsonLinesFile, type MalformedLine } from '../run-store/json-lines-file.js';
+import { type FileHandle, open } from 'node:fs/promises';
+import { createJsonLinesAppender, parseJsonLinesText, readJsonLinesFile, type JsonLinesFileContent, type MalformedLine } from '../run-store/json-lines-file.js';
+import { isFileNotFound, runFileError } from '../run-store/run-file-error.js';
 
 export interface EventsFileSink {
   readonly filePath: string;
@@ -45,9 +47,59 @@ export interface EventsFileContent {
 
 /** Reads events.jsonl tolerantly (for the dashboard, `skillopt runs`, tests); a missing file has no events. */
 export async function readEventsFile(filePath: string): Promise<EventsFileContent> {
+  const reader = eventLineReader();
+  const content = await readJsonLinesFile<RunEvent | undefined>(filePath, { accept: reader.accept });
+  return reader.contentOf(content);
+}
+
+export interface EventsFileIncrement extends EventsFileContent {
+  /** Where the next read starts: just after the last complete line read. */
+  nextOffset: number;
+  /** True when the file was shorter than the offset asked for (replaced): it was read from its start. */
+  restarted: boolean;
+}
+
+/**
+ * The events appended to events.jsonl since byte `offset`, for a reader that follows a run as it
+ * goes: only what is new is read, and a line still being written is left for the next read (it is
+ * no torn line yet). Line numbers of malformed lines count from `offset`.
+ */
+export async function readEventsFileFrom(filePath: string, offset: number): Promise<EventsFileIncrement> {
+  const reader = eventLineReader();
+  const empty = { events: [], unknownEventTypes: {}, malformedLines: [], tornFinalLine: undefined };
+  let handle: FileHandle;
+  try {
+    handle = await open(filePath, 'r');
+  } catch (error) {
+    if (isFileNotFound(error)) return { ...empty, nextOffset: 0, restarted: offset > 0 };
+    throw runFileError({ filePath, problem: `cannot be read (${error instanceof Error ? error.message : String(error)})`, cause: error });
+  }
+  try {
+    const { size } = await handle.stat();
+    const restarted = size < offset;
+    const start = restarted ? 0 : offset;
+    const bytes = Buffer.alloc(size - start);
+    let filled = 0;
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, start + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    // A newline byte never occurs inside a multi-byte UTF-8 character, so cutting there is safe.
+    const completeLength = bytes.subarray(0, filled).lastIndexOf(0x0a) + 1;
+    if (completeLength === 0) return { ...empty, nextOffset: start, restarted };
+    const content = parseJsonLinesText<RunEvent | undefined>(bytes.subarray(0, completeLength).toString('utf8'), { accept: reader.accept });
+    return { ...reader.contentOf(content), nextOffset: start + completeLength, restarted };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Accepts known events, counts the types of a newer release and rejects the rest. */
+function eventLineReader() {
   const unknownEventTypes: Record<string, number> = {};
-  const content = await readJsonLinesFile<RunEvent | undefined>(filePath, {
-    accept(value) {
+  return {
+    accept(value: unknown): { ok: true; record: RunEvent | undefined } | { ok: false; reason: string } {
       const reading = readRunEvent(value);
       if (reading.kind === 'event') return { ok: true, record: reading.event };
       if (reading.kind === 'unknown-type') {
@@ -56,7 +108,9 @@ export async function readEventsFile(filePath: string): Promise<EventsFileConten
       }
       return { ok: false, reason: reading.reason };
     },
-  });
-  const events = content.records.filter((event): event is RunEvent => event !== undefined);
-  return { events, unknownEventTypes, malformedLines: content.malformedLines, tornFinalLine: content.tornFinalLine };
+    contentOf(content: JsonLinesFileContent<RunEvent | undefined>): EventsFileContent {
+      const events = content.records.filter((event): event is RunEvent => event !== undefined);
+      return { events, unknownEventTypes, malformedLines: content.malformedLines, tornFinalLine: content.tornFinalLine };
+    },
+  };
 }

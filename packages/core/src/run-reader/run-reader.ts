@@ -19,6 +19,7 @@ import {
   type SkillState,
 } from '../run-store/runtime-state.js';
 import { stepRecordSchema, type StepRecord } from '../run-store/step-record.js';
+import { readSessionLiveness } from './run-liveness.js';
 import type { RunSummary } from '../training/run-summary.js';
 
 /**
@@ -49,7 +50,10 @@ export interface RunOverview {
   /** Hard test scores of the initial and the best skill, once the run finished with eval_test. */
   test: { initial: number | null; best: number | null } | null;
   status: RunStatus;
-  /** For a stopped run: why, what the trainer said, and the command that resumes it. */
+  /**
+   * For a stopped run: why (a run-stopped event's reason, or `killed` when its session ended
+   * without one), what the trainer said, and the command that resumes it.
+   */
   stop: { reason: string; message: string; resumeCommand: string } | undefined;
   summary: RunSummary | undefined;
   state: RunStateView | undefined;
@@ -120,14 +124,14 @@ export async function readRunState(directory: string): Promise<RunStateView | un
   };
 }
 
-/** Everything `runs list` and `runs show` say about a run, from its files. */
-export async function readRunOverview(directory: string): Promise<RunOverview> {
+/** Everything `runs list` and `runs show` say about a run, from its files (its events, when the caller read them already). */
+export async function readRunOverview(directory: string, events?: EventsFileContent): Promise<RunOverview> {
   const state = await readRunState(directory);
   const summary = (await readJsonFileIfExists(path.join(directory, RUN_FILES.summary), tolerantSchema(summarySchema), { description: 'the run summary' })) as
     | RunSummary
     | undefined;
   const config = await readJsonFileIfExists(path.join(directory, RUN_FILES.config), tolerantSchema(configSchema), { description: 'the run configuration' });
-  const events = await readRunEvents(directory);
+  events ??= await readRunEvents(directory);
   const lifecycle = events.events.filter((event) => event.type === 'run-started' || event.type === 'run-stopped' || event.type === 'run-finished');
   const lastStart = lifecycle.filter((event): event is Extract<RunEvent, { type: 'run-started' }> => event.type === 'run-started').at(-1);
   const last = lifecycle.at(-1);
@@ -138,8 +142,19 @@ export async function readRunOverview(directory: string): Promise<RunOverview> {
   else if (last?.type === 'run-stopped') {
     status = 'stopped';
     stop = { reason: last.reason, message: last.message, resumeCommand: last.resumeCommand };
-  } else if (last?.type === 'run-started') status = 'in progress';
-  else status = summary ? 'finished' : state ? 'in progress' : 'not started';
+  } else if (last?.type === 'run-started') {
+    const session = await readSessionLiveness(directory);
+    if (session.alive) status = 'in progress';
+    else {
+      // Killed outright: nothing recorded the stop, so say it here, with the same resume as any stop.
+      status = 'stopped';
+      stop = {
+        reason: 'killed',
+        message: `the session started at ${last.timestamp} ended without recording a stop (${session.why === 'no lock' ? 'it left no lock' : `its process ${session.pid} no longer runs`}): it was killed or crashed`,
+        resumeCommand: `skillopt train --resume ${directory}`,
+      };
+    }
+  } else status = summary ? 'finished' : state ? 'in progress' : 'not started';
 
   const stepsTotal = summary ? summary.epochs * summary.stepsPerEpoch : lastStart ? lastStart.epochs * lastStart.stepsPerEpoch : undefined;
   return {

@@ -27,6 +27,11 @@ const standing = {
   optimizerUsage: usageSchema,
   /** Optimizer replies read only after their JSON was repaired, instead of re-asked; absent when none was. */
   repairedReplies: z.int().positive().optional(),
+  /**
+   * The run's critical path so far in latency slots (docs/adr/0009), counted when the step ended:
+   * the difference to the step before is this step's. Absent in runs written before it was kept.
+   */
+  latencySlots: z.int().nonnegative().optional(),
 };
 
 /**

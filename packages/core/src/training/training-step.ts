@@ -56,6 +56,7 @@ export async function runTrainingStep(context: TrainingContext, state: TrainerSt
     currentScore: state.current.scores.score,
     bestScore: state.best.scores.score,
     ...spent,
+    latencySlots: context.counters.latencySlots.slots,
   });
   // Every batch is evidence by now (evaluateInRun stops the run otherwise), so there is something to reflect on.
   const proposal = await withAgentWorkspace(context, globalStep, (agent) =>

@@ -3,8 +3,8 @@ import { Args, Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { SkillOptCommand } from '../../base-command.js';
 import { formatScore } from '../../output/format.js';
-import { unifiedDiff } from '../../inspection/line-diff.js';
-import { readRunHistory, readRunOverview, readSkillTimeline, requireRunDirectory, type GateSummary, type SkillVersion } from '@skillopt/core';
+
+import { readRunHistory, readRunOverview, readSkillTimeline, requireRunDirectory, unifiedDiff, type GateSummary, type SkillVersion } from '@skillopt/core';
 import { writeLine } from '../../inspection/write-output.js';
 
 export default class RunsDiff extends SkillOptCommand {

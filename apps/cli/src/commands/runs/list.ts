@@ -4,7 +4,7 @@ import { Flags } from '@oclif/core';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { SkillOptCommand } from '../../base-command.js';
 import { formatScore, formatTable } from '../../output/format.js';
-import { findRunDirectories, readRunOverview, type RunOverview } from '@skillopt/core';
+import { describeRunProblem, findRunDirectories, readRunOverview, type RunOverview } from '@skillopt/core';
 import { writeLine } from '../../inspection/write-output.js';
 
 const DEFAULT_FOLDER = 'outputs';
@@ -50,7 +50,7 @@ export default class RunsList extends SkillOptCommand {
         rows.push({ name, overview: await readRunOverview(directory) });
       } catch (error) {
         // One damaged run must not hide the others.
-        rows.push({ name, problem: describeProblem(error, directory) });
+        rows.push({ name, problem: describeRunProblem(error, directory) });
       }
     }
 
@@ -95,11 +95,4 @@ function jsonRow(name: string, run: RunOverview) {
     status: run.status,
     ...(run.stop ? { stop: run.stop } : {}),
   };
-}
-
-/** A short reason for the table: the damaged file relative to the run and what is wrong with it. */
-function describeProblem(error: unknown, directory: string): string {
-  if (SkillOptError.isInstance(error) && typeof error.details?.filePath === 'string' && typeof error.details.problem === 'string')
-    return `${path.relative(directory, error.details.filePath) || '.'} ${error.details.problem.split('\n')[0] ?? ''}`.trim();
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }

@@ -1,5 +1,5 @@
 /**
- * A small line differ for `skillopt runs diff`: the longest common subsequence of the two texts'
+ * A small line differ for `skillopt runs diff` and the dashboard's skill diff: the longest common subsequence of the two texts'
  * lines (after the common prefix and suffix are set aside), printed as a unified diff with hunks of
  * `context` unchanged lines around each change. Skill documents are a few hundred lines, so the
  * quadratic table is cheap; beyond `MAX_TABLE_CELLS` the middle is shown as removed then added.
