@@ -12,7 +12,7 @@ import { readRunEvents, readRunLedger, readRunOverview, type RunOverview, type R
  */
 export interface RunListEntry {
   kind: 'run';
-  /** The run directory's name in the folder listed ('.' for the folder itself): the run's id in the dashboard. */
+  /** The run directory's name in the folder listed (its own name when the folder is the run): the run's id in the dashboard. */
   name: string;
   directory: string;
   runId: string | null;
@@ -78,7 +78,7 @@ export async function listRuns(folder: string): Promise<Array<RunListEntry | Unr
 
 /** What a list of the runs under `folder` calls the run in `directory`. */
 export function runNameIn(folder: string, directory: string): string {
-  return path.relative(folder, directory) || '.';
+  return path.relative(folder, directory) || path.basename(directory);
 }
 
 /** A short reason why a run cannot be read: the damaged file relative to the run and what is wrong with it. */
