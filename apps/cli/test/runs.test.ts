@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
@@ -33,6 +34,19 @@ describe('skillopt runs', () => {
         )
         .join('\n')}\n`,
     );
+    // A running training holds its directory's lock (here: this process); a killed one left none.
+    cpSync(at('outputs', 'c-running'), at('outputs', 'e-killed'), { recursive: true });
+    writeFileSync(
+      at('outputs', 'c-running', 'skillopt.lock'),
+      JSON.stringify({
+        lockId: 'c1',
+        pid: process.pid,
+        hostname: os.hostname(),
+        startedAt: new Date().toISOString(),
+        command: 'skillopt train',
+        purpose: 'training',
+      }),
+    );
     // Three epochs: epoch-end slow updates change the skill too.
     await runSkillopt(
       ['train', '--config', 'train.yaml', '--out', 'outputs/d-long', '--set', 'train.num_epochs=3', '--set', 'backends.sim.seed=5'],
@@ -59,6 +73,7 @@ describe('skillopt runs', () => {
       expect(row('a-finished')).toMatch(/fixture\s+2\/2\s+\S+ → \S+\s+\S+ → \S+\s+finished$/);
       expect(row('b-stopped')).toMatch(/fixture\s+1\/2\s+.*stopped \(budget-spent\)$/);
       expect(row('c-running')).toMatch(/fixture\s+2\/2\s+.*—\s+in progress$/);
+      expect(row('e-killed')).toMatch(/fixture\s+2\/2\s+.*—\s+stopped \(killed\)$/);
       expect(stdout).not.toContain('notes');
     });
 
