@@ -22,4 +22,3 @@ export interface RunsResponse {
   folder: string;
   runs: Array<RunListEntry | UnreadableRunListEntry>;
 }
-

@@ -6,7 +6,7 @@ import { numberAttributes } from './number-attributes.js';
 export function ItemFlipsTable({ flips, change, caption }: { flips: StepGateReport['improved']; change: 'improved' | 'regressed'; caption: string }) {
   if (flips.length === 0) return <p>None.</p>;
   return (
-    <table className="data-table">
+    <table className="data-table flips-table">
       <caption className="visually-hidden">{caption}</caption>
       <thead>
         <tr>

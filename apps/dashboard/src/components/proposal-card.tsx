@@ -13,7 +13,7 @@ export function ProposalCard({ proposal }: { proposal: ProposalReport }) {
         <span data-testid="proposal-items" data-value={proposal.itemIds.length}>
           {proposal.itemIds.length}
         </span>{' '}
-        items
+        {proposal.itemIds.length === 1 ? 'item' : 'items'}
         {proposal.itemIds.length === 0 ? '' : ': '}
         {proposal.itemIds.map((itemId, index) => (
           <span key={itemId}>

@@ -12,7 +12,7 @@ export function RunCharts({ report }: { report: RunReport }) {
   const last = points.at(-1);
   const learningRates = points.map((point) => point.learningRate).filter((rate): rate is number => rate !== null);
   const formatLearningRate = (value: number | null) => (value === null ? '—' : formatCount(value));
-  const formatCharacters = (value: number | null) => (value === null ? '—' : `${formatCount(value)} chars`);
+  const formatCharacters = (value: number | null) => formatCount(value);
   const formatDollars = (value: number | null) => formatCost(value);
   return (
     <div className="charts">
@@ -55,7 +55,7 @@ export function RunCharts({ report }: { report: RunReport }) {
       <StepChart
         testId="chart-skill-length"
         title="Skill length per step (characters)"
-        description={`Skill length over ${points.length} steps: from ${formatCharacters(points[0]?.skillCharacters ?? null)} after the first step to ${formatCharacters(last?.skillCharacters ?? null)}.`}
+        description={`Skill length over ${points.length} steps: from ${formatCharacters(points[0]?.skillCharacters ?? null)} characters after the first step to ${formatCharacters(last?.skillCharacters ?? null)}.`}
         steps={steps}
         formatValue={formatCharacters}
         series={[{ label: 'characters', style: 'line', color: CHART_COLOURS.skillLength, values: points.map((point) => point.skillCharacters) }]}

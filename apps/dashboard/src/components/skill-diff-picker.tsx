@@ -10,22 +10,26 @@ export function SkillDiffPicker({ runName, versions, from, to }: { runName: stri
   const [chosenTo, setChosenTo] = useState(to);
   return (
     <div className="diff-picker">
-      <label htmlFor={fromId}>From</label>
-      <select id={fromId} value={chosenFrom} onChange={(event) => setChosenFrom(event.target.value)} data-testid="diff-from">
-        {versions.map((version) => (
-          <option key={version.id} value={version.id}>
-            {version.id} — {version.label}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={toId}>To</label>
-      <select id={toId} value={chosenTo} onChange={(event) => setChosenTo(event.target.value)} data-testid="diff-to">
-        {versions.map((version) => (
-          <option key={version.id} value={version.id}>
-            {version.id} — {version.label}
-          </option>
-        ))}
-      </select>
+      <span className="diff-picker-field">
+        <label htmlFor={fromId}>From</label>
+        <select id={fromId} value={chosenFrom} onChange={(event) => setChosenFrom(event.target.value)} data-testid="diff-from">
+          {versions.map((version) => (
+            <option key={version.id} value={version.id}>
+              {version.id} — {version.label}
+            </option>
+          ))}
+        </select>
+      </span>
+      <span className="diff-picker-field">
+        <label htmlFor={toId}>To</label>
+        <select id={toId} value={chosenTo} onChange={(event) => setChosenTo(event.target.value)} data-testid="diff-to">
+          {versions.map((version) => (
+            <option key={version.id} value={version.id}>
+              {version.id} — {version.label}
+            </option>
+          ))}
+        </select>
+      </span>
       <a className="button" href={diffHref(runName, chosenFrom, chosenTo)} data-testid="diff-link">
         Show the diff
       </a>

@@ -54,7 +54,8 @@ export function UplotCanvas({ description, steps, series, formatValue, valueRang
           {
             stroke: AXIS_COLOUR,
             font: FONT,
-            size: 64,
+            // Wide enough for the longest value written on it (about 7 pixels a character at 12 pixels).
+            size: (_chart, values) => 20 + 7 * Math.max(4, ...(values ?? []).map((value) => value.length)),
             grid: { stroke: GRID_COLOUR },
             ticks: { stroke: GRID_COLOUR },
             values: (_chart, splits) => splits.map((split) => latestFormat.current(split)),
