@@ -67,6 +67,7 @@ describe('the runs page', () => {
     expect(elementWithTestId(html, 'run-cost').text).toBe(formatCost(run.cost.usd, run.cost.unpricedCalls));
     expect(elementWithTestId(html, 'run-steps').attributes['data-value']).toBe('10');
     expect(elementWithTestId(html, 'run-steps').text).toBe('10 / 10');
+    expect(elementWithTestId(html, 'run-steps-total').attributes['data-value']).toBe('10');
     expect(elementWithTestId(html, 'run-duration').attributes['data-value']).toBe(JSON.stringify(run.durationMs));
     expect(textOf(html)).toContain('sim/sim-target (simulated)');
   });
@@ -141,13 +142,14 @@ describe('the run page', () => {
     const html = renderToString(<RunView report={report} />);
     const roles = elementsWithTestId(html, 'role-row');
     expect(roles.map((row) => row.attributes['data-role']).sort()).toEqual(Object.keys(report.usage.byRole).sort());
-    expect(elementsWithTestId(html, 'role-calls').map((cell) => Number(cell.attributes['data-value']))).toEqual([
-      ...Object.keys(report.usage.byRole)
+    expect(elementsWithTestId(html, 'role-calls').map((cell) => Number(cell.attributes['data-value']))).toEqual(
+      Object.keys(report.usage.byRole)
         .sort()
         .map((role) => report.usage.byRole[role]!.calls),
-      report.usage.overall.calls,
-    ]);
-    expect(elementsWithTestId(html, 'role-cost')).toHaveLength(roles.length + 1);
+    );
+    expect(elementWithTestId(html, 'role-total-calls').attributes['data-value']).toBe(String(report.usage.overall.calls));
+    expect(elementsWithTestId(html, 'role-cost')).toHaveLength(roles.length);
+    expect(elementWithTestId(html, 'role-total-cost').text).toBe(formatCost(report.usage.overall.costUsd, report.usage.overall.unpricedCalls));
     for (const chart of ['chart-validation', 'chart-learning-rate', 'chart-skill-length', 'chart-cost'])
       expect(elementsWithTestId(html, chart)).toHaveLength(1);
     const accepted = report.steps.filter((point) => point.gate?.accepted === true).length;

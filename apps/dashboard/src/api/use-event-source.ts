@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 
-/** Where a server-sent event stream stands: the browser reconnects by itself after an error. */
-export type LiveConnection = 'connecting' | 'open' | 'reconnecting';
+/** Where a server-sent event stream stands: the browser reconnects by itself after a network error, and gives up when the server refuses the stream. */
+export type LiveConnection = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
 /**
  * Listens to the named events of a server-sent event stream while the component is mounted. The
@@ -18,7 +18,7 @@ export function useEventSource(path: string, handlers: Record<string, (data: str
     setConnection('connecting');
     const source = new EventSource(path);
     source.addEventListener('open', () => setConnection('open'));
-    source.addEventListener('error', () => setConnection('reconnecting'));
+    source.addEventListener('error', () => setConnection(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting'));
     for (const name of eventNames.split('\n'))
       source.addEventListener(name, (event) => {
         latestHandlers.current[name]?.((event as MessageEvent<string>).data);

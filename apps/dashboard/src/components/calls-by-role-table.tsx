@@ -35,14 +35,14 @@ export function CallsByRoleTable({ usage, labelledBy }: { usage: RunReport['usag
           {roles.map(([role, totals]) => (
             <tr key={role} data-testid="role-row" data-role={role}>
               <th scope="row">{role}</th>
-              <UsageCells totals={totals} />
+              <UsageCells totals={totals} testIdPrefix="role" />
             </tr>
           ))}
         </tbody>
         <tfoot>
           <tr data-testid="role-total-row">
             <th scope="row">all roles</th>
-            <UsageCells totals={usage.overall} />
+            <UsageCells totals={usage.overall} testIdPrefix="role-total" />
           </tr>
         </tfoot>
       </table>
@@ -50,22 +50,23 @@ export function CallsByRoleTable({ usage, labelledBy }: { usage: RunReport['usag
   );
 }
 
-function UsageCells({ totals }: { totals: Usage }) {
+/** The cells of one row; the total row's test ids differ (`role-total-calls`), so a role's cells are told from the sum's. */
+function UsageCells({ totals, testIdPrefix }: { totals: Usage; testIdPrefix: 'role' | 'role-total' }) {
   return (
     <>
-      <td className="number" {...numberAttributes('role-calls', totals.calls)}>
+      <td className="number" {...numberAttributes(`${testIdPrefix}-calls`, totals.calls)}>
         {formatCount(totals.calls)}
       </td>
-      <td className="number" {...numberAttributes('role-cache-hits', totals.cacheHits)}>
+      <td className="number" {...numberAttributes(`${testIdPrefix}-cache-hits`, totals.cacheHits)}>
         {formatCount(totals.cacheHits)}
       </td>
-      <td className="number" {...numberAttributes('role-input-tokens', totals.inputTokens)}>
+      <td className="number" {...numberAttributes(`${testIdPrefix}-input-tokens`, totals.inputTokens)}>
         {formatCount(totals.inputTokens)}
       </td>
-      <td className="number" {...numberAttributes('role-output-tokens', totals.outputTokens)}>
+      <td className="number" {...numberAttributes(`${testIdPrefix}-output-tokens`, totals.outputTokens)}>
         {formatCount(totals.outputTokens)}
       </td>
-      <td className="number" {...numberAttributes('role-cost', totals.costUsd)}>
+      <td className="number" {...numberAttributes(`${testIdPrefix}-cost`, totals.costUsd)}>
         {formatCost(totals.costUsd, totals.unpricedCalls)}
       </td>
     </>

@@ -1,12 +1,18 @@
 import type { ProposalReport } from '../api/api-types.js';
 import { EditView } from './edit-view.js';
+import { numberAttributes } from './number-attributes.js';
 
 /** One analyst's report: which items it read, its reasoning and the edits it proposed. */
 export function ProposalCard({ proposal }: { proposal: ProposalReport }) {
   return (
     <article className="card" data-testid="proposal" data-kind={proposal.kind}>
       <h3>
-        {proposal.kind} analyst{proposal.minibatchIndex === null ? '' : `, minibatch ${proposal.minibatchIndex + 1}`}
+        {proposal.kind} analyst
+        {proposal.minibatchIndex === null ? null : (
+          <>
+            , minibatch <span {...numberAttributes('proposal-minibatch', proposal.minibatchIndex)}>{proposal.minibatchIndex + 1}</span>
+          </>
+        )}
       </h3>
       <p>
         Read{' '}

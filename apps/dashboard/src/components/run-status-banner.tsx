@@ -22,7 +22,9 @@ export function RunStatusBanner({ run, connection }: { run: RunListEntry; connec
 function bannerHeadline(run: RunListEntry, connection: LiveConnection | undefined): string {
   switch (run.status) {
     case 'in progress':
-      return connection === 'reconnecting' ? 'in progress (live updates lost: reconnecting…)' : 'in progress (live)';
+      if (connection === 'reconnecting') return 'in progress (live updates lost: reconnecting…)';
+      if (connection === 'closed') return 'in progress (live updates are off: reload the page)';
+      return 'in progress (live)';
     case 'finished':
       return 'finished';
     case 'stopped':

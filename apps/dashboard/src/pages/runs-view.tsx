@@ -98,7 +98,7 @@ function RunRow({ run }: { run: RunListEntry }) {
         {formatCost(run.cost.usd, run.cost.unpricedCalls)}
       </td>
       <td className="number" {...numberAttributes('run-steps', run.stepsDone)}>
-        {run.stepsDone} / {run.stepsTotal ?? '—'}
+        {run.stepsDone} / <span {...numberAttributes('run-steps-total', run.stepsTotal)}>{run.stepsTotal ?? '—'}</span>
       </td>
       <td className="number" {...numberAttributes('run-duration', run.durationMs)}>
         {formatDuration(run.durationMs)}

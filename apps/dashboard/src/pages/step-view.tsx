@@ -44,7 +44,7 @@ export function StepView({ runName, report, stepsDone, skillVersions = [] }: Ste
     );
   return (
     <>
-      <h1 data-testid="step-title" data-step={record.step}>
+      <h1 data-testid="step-title" data-step={record.step} data-value={record.step}>
         Step {record.step} of run <span className="run-name">{runName}</span>
       </h1>
       <nav aria-label="Steps" className="step-navigation">
