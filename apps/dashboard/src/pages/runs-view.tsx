@@ -94,7 +94,7 @@ function RunRow({ run }: { run: RunListEntry }) {
       <td className="number" {...numberAttributes('run-test-best', run.test?.best ?? null)}>
         {formatScore(run.test?.best)}
       </td>
-      <td className="number" {...numberAttributes('run-cost', run.cost.usd)}>
+      <td className="number cost" {...numberAttributes('run-cost', run.cost.usd)}>
         {formatCost(run.cost.usd, run.cost.unpricedCalls)}
       </td>
       <td className="number" {...numberAttributes('run-steps', run.stepsDone)}>
@@ -114,7 +114,7 @@ function UnreadableRunRow({ run }: { run: UnreadableRunListEntry }) {
       <td data-testid="run-status" data-value="unreadable">
         <span className="status-text status-text-unreadable">unreadable</span>
       </td>
-      <td colSpan={10} data-testid="run-problem">
+      <td colSpan={10} className="problem" data-testid="run-problem">
         Cannot be read: {run.problem}
       </td>
     </tr>
