@@ -1,0 +1,68 @@
+import type { SkillVersionSummary } from '../api/api-types.js';
+import { formatCount, formatScore } from '../format/format.js';
+import { diffHref } from '../router/hash-route.js';
+import { numberAttributes } from './number-attributes.js';
+import { TableRegion } from './table-region.js';
+
+/** The versions the run's skill went through, oldest first, each with a link to its diff against the one before. */
+export function SkillVersionsTable({ runName, versions, labelledBy }: { runName: string; versions: SkillVersionSummary[]; labelledBy: string }) {
+  return (
+    <TableRegion labelledBy={labelledBy}>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">Version</th>
+            <th scope="col">What made it</th>
+            <th scope="col" className="number">
+              Characters
+            </th>
+            <th scope="col" className="number">
+              Lines
+            </th>
+            <th scope="col" className="number">
+              Candidate
+            </th>
+            <th scope="col" className="number">
+              Incumbent
+            </th>
+            <th scope="col">Changes</th>
+          </tr>
+        </thead>
+        <tbody>
+          {versions.map((version, index) => {
+            const previous = versions[index - 1];
+            return (
+              <tr key={version.id} data-testid="skill-version-row" data-version-id={version.id}>
+                <th scope="row">
+                  <code>{version.id}</code>
+                </th>
+                <td>{version.label}</td>
+                <td className="number" {...numberAttributes('version-characters', version.characters)}>
+                  {formatCount(version.characters)}
+                </td>
+                <td className="number" {...numberAttributes('version-lines', version.lines)}>
+                  {formatCount(version.lines)}
+                </td>
+                <td className="number" {...numberAttributes('version-candidate-score', version.gate?.candidateScore ?? null)}>
+                  {formatScore(version.gate?.candidateScore)}
+                </td>
+                <td className="number" {...numberAttributes('version-incumbent-score', version.gate?.incumbentScore ?? null)}>
+                  {formatScore(version.gate?.incumbentScore)}
+                </td>
+                <td>
+                  {previous === undefined ? (
+                    '—'
+                  ) : (
+                    <a href={diffHref(runName, previous.id, version.id)}>
+                      diff against <code>{previous.id}</code>
+                    </a>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableRegion>
+  );
+}

@@ -1,0 +1,84 @@
+import type { StepPoint } from '../api/api-types.js';
+import { formatCost, formatCount, formatScore } from '../format/format.js';
+import { stepHref } from '../router/hash-route.js';
+import { numberAttributes } from './number-attributes.js';
+import { StepOutcome } from './step-outcome.js';
+import { TableRegion } from './table-region.js';
+
+/** One row per committed step: its outcome, learning rate, the gate's scores, and a link to the step. */
+export function StepTable({ runName, steps, labelledBy }: { runName: string; steps: StepPoint[]; labelledBy: string }) {
+  return (
+    <TableRegion labelledBy={labelledBy}>
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">Step</th>
+            <th scope="col">Epoch</th>
+            <th scope="col">Outcome</th>
+            <th scope="col" className="number">
+              Learning rate
+            </th>
+            <th scope="col" className="number">
+              Candidate
+            </th>
+            <th scope="col" className="number">
+              Incumbent
+            </th>
+            <th scope="col" className="number">
+              Best
+            </th>
+            <th scope="col" className="number">
+              Latency slots
+            </th>
+            <th scope="col" className="number">
+              Cost so far
+            </th>
+            <th scope="col" className="number">
+              Excluded
+            </th>
+            <th scope="col">Gate's reason</th>
+          </tr>
+        </thead>
+        <tbody>
+          {steps.map((point, index) => {
+            const previousSlots = index === 0 ? 0 : (steps[index - 1]?.latencySlots ?? null);
+            const stepSlots = point.latencySlots === null || previousSlots === null ? null : point.latencySlots - previousSlots;
+            return (
+              <tr key={point.step} data-testid="step-row" data-step={point.step}>
+                <th scope="row">
+                  <a href={stepHref(runName, point.step)}>Step {point.step}</a>
+                </th>
+                <td {...numberAttributes('step-epoch', point.epoch)}>{point.epoch}</td>
+                <td data-testid="step-outcome" data-value={point.outcome}>
+                  <StepOutcome outcome={point.outcome} />
+                </td>
+                <td className="number" {...numberAttributes('step-learning-rate', point.learningRate)}>
+                  {formatCount(point.learningRate)}
+                </td>
+                <td className="number" {...numberAttributes('step-candidate-score', point.gate?.candidateScore ?? null)}>
+                  {formatScore(point.gate?.candidateScore)}
+                </td>
+                <td className="number" {...numberAttributes('step-incumbent-score', point.gate?.incumbentScore ?? null)}>
+                  {formatScore(point.gate?.incumbentScore)}
+                </td>
+                <td className="number" {...numberAttributes('step-best-score', point.bestScore)}>
+                  {formatScore(point.bestScore)}
+                </td>
+                <td className="number" data-cumulative={JSON.stringify(point.latencySlots)} {...numberAttributes('step-latency-slots', stepSlots)}>
+                  {formatCount(stepSlots)}
+                </td>
+                <td className="number" {...numberAttributes('step-cumulative-cost', point.cumulativeCostUsd)}>
+                  {formatCost(point.cumulativeCostUsd)}
+                </td>
+                <td className="number" {...numberAttributes('step-excluded-items', point.excludedItems)}>
+                  {formatCount(point.excludedItems)}
+                </td>
+                <td className="reason">{point.gate?.reason ?? '—'}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </TableRegion>
+  );
+}
