@@ -1,4 +1,5 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 import { runSkillopt } from './helpers/command-runner';
@@ -33,6 +34,16 @@ describe('skillopt runs', () => {
         )
         .join('\n')}\n`,
     );
+    // Its session still runs: the lock names a live process of this host (this one).
+    const lock = {
+      lockId: 'runs-test',
+      pid: process.pid,
+      hostname: os.hostname(),
+      startedAt: new Date().toISOString(),
+      command: 'skillopt train',
+      purpose: 'training',
+    };
+    writeFileSync(at('outputs', 'c-running', 'skillopt.lock'), JSON.stringify(lock));
     // Three epochs: epoch-end slow updates change the skill too.
     await runSkillopt(
       ['train', '--config', 'train.yaml', '--out', 'outputs/d-long', '--set', 'train.num_epochs=3', '--set', 'backends.sim.seed=5'],
