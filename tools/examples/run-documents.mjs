@@ -16,7 +16,7 @@ const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const results = { passed: [], failed: [], skipped: [] };
 
 // A command is long-running when, after any `NAME=value` prefixes, it starts with one of these.
-const SERVER_COMMANDS = ['skillopt sim serve', 'npx @skillopt/cli sim serve'];
+const SERVER_COMMANDS = ['skillopt sim serve', 'npx @skillopt/cli sim serve', 'skillopt dashboard', 'npx @skillopt/cli dashboard'];
 const EXAMPLE_TIMEOUT_MS = 300_000;
 const READY_TIMEOUT_TENTHS = 600;
 

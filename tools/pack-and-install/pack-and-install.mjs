@@ -7,7 +7,8 @@
 // `npm install` there with the contract and env-kit tarballs, the scaffold's own tests (`npm test`),
 // and `skillopt train` on the simulated model from that directory, which finds the env by its name.
 // Then a start from npm alone: `npx @skillopt/cli init`, `train` and `runs show` in a new empty
-// directory of the project, and `skillopt demo` in another, with the demo's figures.
+// directory of the project, and `skillopt demo` in another, with the demo's figures. Last, the
+// dashboard from the installed package: its page and one API route over a demo run.
 // Results go to test-results/pack-and-install.json.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -259,6 +260,18 @@ try {
         if (best !== readFileSync(path.join(repositoryRun, 'best_skill.md'), 'utf8')) throw new Error("best_skill.md differs from the repository demo run's");
       },
     );
+
+    // The dashboard's page ships in the package (copied from @skillopt/dashboard by the CLI's
+    // build): served from the installed files with no build step, over a demo run of the installed CLI.
+    const dashboardDirectory = path.join(installDirectory, 'dashboard');
+    mkdirSync(dashboardDirectory);
+    record('skillopt dashboard serves its page and /api/runs from the installed package over a demo run, and stops on SIGTERM with exit 0', () => {
+      run(['demo', '--out', path.join('runs', 'demo')], dashboardDirectory);
+      return execFileSync('node', [path.join(toolDirectory, 'dashboard-check.mjs'), skillopt, dashboardDirectory, 'runs', 'demo'], {
+        stdio: 'pipe',
+        encoding: 'utf8',
+      }).trim();
+    });
   }
 } finally {
   rmSync(installDirectory, { recursive: true, force: true });

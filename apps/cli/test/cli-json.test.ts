@@ -116,6 +116,7 @@ describe('one JSON value: every other command under --json', () => {
     { command: 'doctor', args: ['doctor', '--config', 'nope.yaml', '--json'], code: 'config-invalid' },
     { command: 'env new', args: ['env', 'new', 'Bad Name', '--json'], code: 'usage-invalid' },
     { command: 'sim serve', args: ['sim', 'serve', '--config', 'train.yaml', '--noise', '2', '--json'], code: 'config-invalid' },
+    { command: 'dashboard', args: ['dashboard', '--runs', 'nowhere', '--json'], code: 'config-invalid' },
     { command: 'runs list (an unknown flag)', args: ['runs', 'list', '--no-such-flag', '--json'], code: 'usage-invalid' },
   ])('$command prints its error as {"error": ...} on stdout and exits 2', async ({ args, code: errorCode }) => {
     const { code, stdout } = await skillopt(args);

@@ -146,7 +146,7 @@ describe('the fast path of bin/run.js', () => {
     for (const width of [30, 80, 120]) {
       const rendered = formatRootHelp(cli, userAgent, { width, headerStyle: 'plain' });
       expect(rendered).toBe(await oclifRootHelp(root, width));
-      if (width === 120) expect(rendered).toMatch(/ {2}runs {4}Archive old runs\.\n {2}sim {5}Serve the SIMULATED model[\s\S]*zap {4}Zaps the cache\.\n\n$/);
+      if (width === 120) expect(rendered).toMatch(/ {2}runs {4}Archive old runs\.\n {2}sim {5}Serve the SIMULATED model[\s\S]*zap +Zaps the cache\.\n\n$/);
     }
   });
 

@@ -17,6 +17,7 @@ describe('--help', () => {
   it('lists every command', () => {
     expect(Object.keys(manifestCommands()).sort()).toEqual([
       'config:print',
+      'dashboard',
       'demo',
       'doctor',
       'env:new',

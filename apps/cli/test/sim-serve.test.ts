@@ -4,7 +4,7 @@ import { connect, createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { format } from 'node:util';
 import { run } from '@oclif/core';
-import { isLoopbackHost } from '../src/commands/sim/serve';
+import { isLoopbackHost } from '../src/serving/loopback-host';
 import { createFixtureProject, type FixtureProject } from './helpers/fixture-project';
 
 const cliRoot = path.resolve(__dirname, '..');

@@ -154,6 +154,7 @@ export {
   isRunDirectory,
   type ItemFlip,
   listRuns,
+  type ListRunsOptions,
   type ProposalReport,
   readRunConfig,
   readRunEvents,

@@ -53,6 +53,11 @@ export async function readEventsFile(filePath: string): Promise<EventsFileConten
 }
 
 export interface EventsFileIncrement extends EventsFileContent {
+  /**
+   * For each of `events`, in order, the byte offset just after its line: where a reader that has
+   * that event and every one before it resumes (the dashboard's server-sent event ids).
+   */
+  eventEndOffsets: number[];
   /** Where the next read starts: just after the last complete line read. */
   nextOffset: number;
   /** True when the file was shorter than the offset asked for (replaced): it was read from its start. */
@@ -66,7 +71,7 @@ export interface EventsFileIncrement extends EventsFileContent {
  */
 export async function readEventsFileFrom(filePath: string, offset: number): Promise<EventsFileIncrement> {
   const reader = eventLineReader();
-  const empty = { events: [], unknownEventTypes: {}, malformedLines: [], tornFinalLine: undefined };
+  const empty = { events: [], eventEndOffsets: [], unknownEventTypes: {}, malformedLines: [], tornFinalLine: undefined };
   let handle: FileHandle;
   try {
     handle = await open(filePath, 'r');
@@ -86,22 +91,40 @@ export async function readEventsFileFrom(filePath: string, offset: number): Prom
       filled += bytesRead;
     }
     // A newline byte never occurs inside a multi-byte UTF-8 character, so cutting there is safe.
-    const completeLength = bytes.subarray(0, filled).lastIndexOf(0x0a) + 1;
-    if (completeLength === 0) return { ...empty, nextOffset: start, restarted };
-    const content = parseJsonLinesText<RunEvent | undefined>(bytes.subarray(0, completeLength).toString('utf8'), { accept: reader.accept });
-    return { ...reader.contentOf(content), nextOffset: start + completeLength, restarted };
+    const complete = bytes.subarray(0, bytes.subarray(0, filled).lastIndexOf(0x0a) + 1);
+    if (complete.length === 0) return { ...empty, nextOffset: start, restarted };
+    const content = parseJsonLinesText<RunEvent | undefined>(complete.toString('utf8'), { accept: reader.accept });
+    const lineEnds = lineEndOffsets(complete, start);
+    return {
+      ...reader.contentOf(content),
+      eventEndOffsets: reader.eventLineNumbers.map((lineNumber) => lineEnds[lineNumber - 1] ?? start + complete.length),
+      nextOffset: start + complete.length,
+      restarted,
+    };
   } finally {
     await handle.close();
   }
 }
 
-/** Accepts known events, counts the types of a newer release and rejects the rest. */
+/** The file offset just after each line of `lines` (complete lines read from `start`), in order. */
+function lineEndOffsets(lines: Buffer, start: number): number[] {
+  const ends: number[] = [];
+  for (let newline = lines.indexOf(0x0a); newline !== -1; newline = lines.indexOf(0x0a, newline + 1)) ends.push(start + newline + 1);
+  return ends;
+}
+
+/** Accepts known events (noting the line of each), counts the types of a newer release and rejects the rest. */
 function eventLineReader() {
   const unknownEventTypes: Record<string, number> = {};
+  const eventLineNumbers: number[] = [];
   return {
-    accept(value: unknown): { ok: true; record: RunEvent | undefined } | { ok: false; reason: string } {
+    eventLineNumbers,
+    accept(value: unknown, lineNumber: number): { ok: true; record: RunEvent | undefined } | { ok: false; reason: string } {
       const reading = readRunEvent(value);
-      if (reading.kind === 'event') return { ok: true, record: reading.event };
+      if (reading.kind === 'event') {
+        eventLineNumbers.push(lineNumber);
+        return { ok: true, record: reading.event };
+      }
       if (reading.kind === 'unknown-type') {
         unknownEventTypes[reading.type] = (unknownEventTypes[reading.type] ?? 0) + 1;
         return { ok: true, record: undefined };

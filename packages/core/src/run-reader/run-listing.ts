@@ -62,13 +62,23 @@ export function runListEntryOf(name: string, overview: RunOverview, events: read
   };
 }
 
+export interface ListRunsOptions {
+  /**
+   * Reads one run's entry (default readRunListEntry): a reader that polls the folder passes one
+   * that answers from a cache while the run's files are unchanged. What it throws lists the run
+   * as unreadable.
+   */
+  readEntry?: (directory: string, name: string) => Promise<RunListEntry>;
+}
+
 /** Every run directly under `folder` (and the folder itself when it is one), by name; a damaged one is listed as unreadable. */
-export async function listRuns(folder: string): Promise<Array<RunListEntry | UnreadableRunListEntry>> {
+export async function listRuns(folder: string, options: ListRunsOptions = {}): Promise<Array<RunListEntry | UnreadableRunListEntry>> {
+  const readEntry = options.readEntry ?? readRunListEntry;
   const entries: Array<RunListEntry | UnreadableRunListEntry> = [];
   for (const directory of await findRunDirectories(folder)) {
     const name = runNameIn(folder, directory);
     try {
-      entries.push(await readRunListEntry(directory, name));
+      entries.push(await readEntry(directory, name));
     } catch (error) {
       entries.push({ kind: 'unreadable', name, directory, problem: describeRunProblem(error, directory) });
     }

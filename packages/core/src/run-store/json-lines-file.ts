@@ -33,9 +33,9 @@ export interface JsonLinesFileContent<Record = unknown> {
 export interface ReadJsonLinesOptions<Record> {
   /**
    * Accepts a parsed line, returning the record or a reason to reject it (e.g. a zod check);
-   * rejected lines are reported in `malformedLines`.
+   * rejected lines are reported in `malformedLines`. `lineNumber` is 1-based, as in `malformedLines`.
    */
-  accept?: (value: unknown) => { ok: true; record: Record } | { ok: false; reason: string };
+  accept?: (value: unknown, lineNumber: number) => { ok: true; record: Record } | { ok: false; reason: string };
 }
 
 const MAX_REPORTED_LINE_LENGTH = 200;
@@ -78,7 +78,7 @@ export function parseJsonLinesText<Record = unknown>(text: string, options: Read
       content.records.push(value as Record);
       return;
     }
-    const verdict = options.accept(value);
+    const verdict = options.accept(value, index + 1);
     if (verdict.ok) content.records.push(verdict.record);
     else content.malformedLines.push({ lineNumber: index + 1, text: shorten(line), reason: verdict.reason });
   });

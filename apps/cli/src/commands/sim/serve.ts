@@ -1,5 +1,4 @@
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import path from 'node:path';
 import { Flags } from '@oclif/core';
 import { createAnswerKey, createSimulatorServer, manifest as simManifest, SIMULATOR_SERVER_LIMITS, type SimBackendConfig } from '@skillopt/backends-sim';
@@ -9,18 +8,12 @@ import { configFlags, overridesOf, SkillOptCommand } from '../../base-command.js
 import { formatTable } from '../../output/format.js';
 import { jsonLine } from '../../output/json-lines.js';
 import { runConfigRequestOf } from '../../run-setup/command-config.js';
+import { listenOrExplain } from '../../serving/listen-or-explain.js';
+import { isLoopbackHost } from '../../serving/loopback-host.js';
+import { waitForStopSignal } from '../../serving/stop-signal.js';
 
 const TARGET_MODEL_ID = 'sim-target';
 const OPTIMIZER_MODEL_ID = 'sim-optimizer';
-
-/** 127.0.0.0/8, ::1 (also as ::ffff:127.x) and `localhost`: addresses no other machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(bare) || /^::ffff:127\./.test(bare);
-  return false;
-}
 
 export default class SimServe extends SkillOptCommand {
   static override enableJsonFlag = true;
@@ -188,47 +181,11 @@ export default class SimServe extends SkillOptCommand {
   }
 }
 
-const LISTEN_PROBLEMS: Record<string, string> = {
-  EADDRINUSE: 'the port is already in use (pick another with --port, or --port 0 for any free one)',
-  EADDRNOTAVAIL: 'that address does not belong to this machine',
-  EACCES: 'permission denied (ports below 1024 need privileges)',
-  ENOTFOUND: 'the host name does not resolve',
-};
-
-/** A failed `listen` as a one-line user error that says what to change, instead of a stack trace. */
-async function listenOrExplain<T>(host: string, port: number, listen: () => Promise<T>): Promise<T> {
-  try {
-    return await listen();
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === undefined ? undefined : LISTEN_PROBLEMS[code];
-    if (problem === undefined) throw error;
-    throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `cannot listen on ${host} port ${port}: ${problem} (${code})` });
-  }
-}
-
 function parseProbability(text: string, flag: string): number {
   const value = Number(text);
   if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > 1)
     throw new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `${flag} must be a probability between 0 and 1, got "${text}"` });
   return value;
-}
-
-/** Resolves with the first SIGINT or SIGTERM; `dispose` removes the listeners. */
-function waitForStopSignal(): { promise: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
-  const promise = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = (signal) => resolve(signal);
-  });
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    promise,
-    dispose() {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
-    },
-  };
 }
 
 function exampleTrainCommand(bin: string, configFile: string | undefined, url: string): string {
