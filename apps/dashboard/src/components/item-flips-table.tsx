@@ -1,6 +1,7 @@
 import type { StepGateReport } from '../api/api-types.js';
 import { formatScore } from '../format/format.js';
 import { numberAttributes } from './number-attributes.js';
+import { NumberCell } from './number-cell.js';
 
 /** Selection items whose score went up or down from the incumbent to the candidate. */
 export function ItemFlipsTable({ flips, change, caption }: { flips: StepGateReport['improved']; change: 'improved' | 'regressed'; caption: string }) {
@@ -23,9 +24,7 @@ export function ItemFlipsTable({ flips, change, caption }: { flips: StepGateRepo
         {flips.map((flip) => (
           <tr key={flip.itemId} data-testid="flipped-item" data-change={change} data-item-id={flip.itemId}>
             <th scope="row">{flip.itemId}</th>
-            <td className="number" {...numberAttributes('flipped-incumbent', flip.incumbent)}>
-              {formatScore(flip.incumbent)}
-            </td>
+            <NumberCell testId="flipped-incumbent" value={flip.incumbent} format={formatScore} />
             <td className="number" {...numberAttributes('flipped-candidate', flip.candidate)}>
               <span aria-hidden="true">{change === 'improved' ? '▲ ' : '▼ '}</span>
               {formatScore(flip.candidate)}

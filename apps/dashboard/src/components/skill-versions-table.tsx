@@ -1,8 +1,8 @@
 import type { SkillVersionSummary } from '../api/api-types.js';
 import { formatCount, formatScore } from '../format/format.js';
 import { diffHref } from '../router/hash-route.js';
-import { numberAttributes } from './number-attributes.js';
 import { TableRegion } from './table-region.js';
+import { NumberCell } from './number-cell.js';
 
 /** The versions the run's skill went through, oldest first, each with a link to its diff against the one before. */
 export function SkillVersionsTable({ runName, versions, labelledBy }: { runName: string; versions: SkillVersionSummary[]; labelledBy: string }) {
@@ -37,18 +37,10 @@ export function SkillVersionsTable({ runName, versions, labelledBy }: { runName:
                   <code>{version.id}</code>
                 </th>
                 <td>{version.label}</td>
-                <td className="number" {...numberAttributes('version-characters', version.characters)}>
-                  {formatCount(version.characters)}
-                </td>
-                <td className="number" {...numberAttributes('version-lines', version.lines)}>
-                  {formatCount(version.lines)}
-                </td>
-                <td className="number" {...numberAttributes('version-candidate-score', version.gate?.candidateScore ?? null)}>
-                  {formatScore(version.gate?.candidateScore)}
-                </td>
-                <td className="number" {...numberAttributes('version-incumbent-score', version.gate?.incumbentScore ?? null)}>
-                  {formatScore(version.gate?.incumbentScore)}
-                </td>
+                <NumberCell testId="version-characters" value={version.characters} format={formatCount} />
+                <NumberCell testId="version-lines" value={version.lines} format={formatCount} />
+                <NumberCell testId="version-candidate-score" value={version.gate?.candidateScore} format={formatScore} />
+                <NumberCell testId="version-incumbent-score" value={version.gate?.incumbentScore} format={formatScore} />
                 <td>
                   {previous === undefined ? (
                     '—'

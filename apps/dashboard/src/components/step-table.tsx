@@ -4,6 +4,7 @@ import { stepHref } from '../router/hash-route.js';
 import { numberAttributes } from './number-attributes.js';
 import { StepOutcome } from './step-outcome.js';
 import { TableRegion } from './table-region.js';
+import { NumberCell } from './number-cell.js';
 
 /** One row per committed step: its outcome, learning rate, the gate's scores, and a link to the step. */
 export function StepTable({ runName, steps, labelledBy }: { runName: string; steps: StepPoint[]; labelledBy: string }) {
@@ -52,27 +53,15 @@ export function StepTable({ runName, steps, labelledBy }: { runName: string; ste
                 <td data-testid="step-outcome" data-value={point.outcome}>
                   <StepOutcome outcome={point.outcome} />
                 </td>
-                <td className="number" {...numberAttributes('step-learning-rate', point.learningRate)}>
-                  {formatCount(point.learningRate)}
-                </td>
-                <td className="number" {...numberAttributes('step-candidate-score', point.gate?.candidateScore ?? null)}>
-                  {formatScore(point.gate?.candidateScore)}
-                </td>
-                <td className="number" {...numberAttributes('step-incumbent-score', point.gate?.incumbentScore ?? null)}>
-                  {formatScore(point.gate?.incumbentScore)}
-                </td>
-                <td className="number" {...numberAttributes('step-best-score', point.bestScore)}>
-                  {formatScore(point.bestScore)}
-                </td>
+                <NumberCell testId="step-learning-rate" value={point.learningRate} format={formatCount} />
+                <NumberCell testId="step-candidate-score" value={point.gate?.candidateScore} format={formatScore} />
+                <NumberCell testId="step-incumbent-score" value={point.gate?.incumbentScore} format={formatScore} />
+                <NumberCell testId="step-best-score" value={point.bestScore} format={formatScore} />
                 <td className="number" data-cumulative={JSON.stringify(point.latencySlots)} {...numberAttributes('step-latency-slots', stepSlots)}>
                   {formatCount(stepSlots)}
                 </td>
-                <td className="number" {...numberAttributes('step-cumulative-cost', point.cumulativeCostUsd)}>
-                  {formatCost(point.cumulativeCostUsd)}
-                </td>
-                <td className="number" {...numberAttributes('step-excluded-items', point.excludedItems)}>
-                  {formatCount(point.excludedItems)}
-                </td>
+                <NumberCell testId="step-cumulative-cost" value={point.cumulativeCostUsd} format={formatCost} />
+                <NumberCell testId="step-excluded-items" value={point.excludedItems} format={formatCount} />
                 <td className="reason">{point.gate?.reason ?? '—'}</td>
               </tr>
             );

@@ -6,6 +6,7 @@ import { numberAttributes } from '../components/number-attributes.js';
 import { TableRegion } from '../components/table-region.js';
 import { formatCost, formatDuration, formatScore } from '../format/format.js';
 import { runHref } from '../router/hash-route.js';
+import { NumberCell } from '../components/number-cell.js';
 
 /** The runs under the dashboard's folder: how each stands, what it scored, cost and took. */
 export function RunsView({ data, connection }: { data: RunsResponse; connection?: LiveConnection | undefined }) {
@@ -82,18 +83,10 @@ function RunRow({ run }: { run: RunListEntry }) {
       <td data-testid="run-optimizer-model">
         <ModelName model={run.optimizerModel} simulated={run.simulatedRoles.includes('optimizer')} />
       </td>
-      <td className="number" {...numberAttributes('run-validation-initial', run.validation.initial)}>
-        {formatScore(run.validation.initial)}
-      </td>
-      <td className="number" {...numberAttributes('run-validation-best', run.validation.best)}>
-        {formatScore(run.validation.best)}
-      </td>
-      <td className="number" {...numberAttributes('run-test-initial', run.test?.initial ?? null)}>
-        {formatScore(run.test?.initial)}
-      </td>
-      <td className="number" {...numberAttributes('run-test-best', run.test?.best ?? null)}>
-        {formatScore(run.test?.best)}
-      </td>
+      <NumberCell testId="run-validation-initial" value={run.validation.initial} format={formatScore} />
+      <NumberCell testId="run-validation-best" value={run.validation.best} format={formatScore} />
+      <NumberCell testId="run-test-initial" value={run.test?.initial} format={formatScore} />
+      <NumberCell testId="run-test-best" value={run.test?.best} format={formatScore} />
       <td className="number cost" {...numberAttributes('run-cost', run.cost.usd)}>
         {formatCost(run.cost.usd, run.cost.unpricedCalls)}
       </td>
