@@ -11,6 +11,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const demoConfigFile = path.join(repoRoot, 'configs', 'demo', 'default.yaml');
 
+/** The config of each world of the simulated model: the demo's own, and the hard world (`backends.sim.world: hard`). */
+export const WORLD_CONFIG_FILES = { demo: demoConfigFile, hard: path.join(repoRoot, 'configs', 'demo', 'hard.yaml') };
+
 export async function importBuilt(packageFolder) {
   const entry = path.join(repoRoot, 'packages', packageFolder, 'dist', 'index.js');
   if (!existsSync(entry)) {
@@ -38,9 +41,9 @@ export const TRANSPORTS = ['in-process', 'http'];
  * drives it through @skillopt/backends-openai and the real `openai` SDK, so the figures include
  * the HTTP client, JSON and the backend's retry and limiter layers; `close()` stops the server.
  */
-export async function createDemoParts(overrides = [], transport = 'in-process') {
+export async function createDemoParts(overrides = [], transport = 'in-process', configFile = demoConfigFile) {
   const resolver = core.createPackageResolver({ workingDirectory: repoRoot, fallbackDirectories: [path.join(repoRoot, 'apps', 'cli')] });
-  const run = await core.prepareRun({ layers: [{ file: demoConfigFile }], overrides, workingDirectory: repoRoot, resolver, needsOptimizer: true });
+  const run = await core.prepareRun({ layers: [{ file: configFile }], overrides, workingDirectory: repoRoot, resolver, needsOptimizer: true });
   const { config, environment } = run;
   const { train, val, test } = run.splits;
   const skillsByHash = new Map();
@@ -73,9 +76,9 @@ export async function createDemoParts(overrides = [], transport = 'in-process') 
   };
 }
 
-/** One training run in a throw-away run directory; returns the summary, every event and the wall time. */
-export async function runDemo(overrides = [], transport = 'in-process') {
-  const parts = await createDemoParts(overrides, transport);
+/** One training run in a throw-away run directory (the demo's config, or another); returns the summary, every event and the wall time. */
+export async function runDemo(overrides = [], transport = 'in-process', configFile = demoConfigFile) {
+  const parts = await createDemoParts(overrides, transport, configFile);
   const runDirectory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-bench-'));
   const events = [];
   try {
