@@ -69,7 +69,7 @@ export function unitForQuestion(question: string): string | undefined {
   return undefined;
 }
 
-const PERSON_CUES =
+export const PERSON_CUES =
   /\b(who|whom|whose|surname|last name|family name|scientist|physicist|chemist|mathematician|author|writer|poet|painter|composer|inventor|president|king|queen|emperor|person|explorer|philosopher|actor|actress|singer)\b/i;
 
 /** The answer's shape: the item's `answer_type` when it names one, otherwise inferred from the gold and the question. */

@@ -1,8 +1,10 @@
-import type { Backend, BackendPackage, ChatModel, ModelRequest, PackageManifest, PriceTable, TaskItem } from '@skillopt/contract';
+import type { Backend, BackendPackage, ChatModel, ModelRequest, PackageManifest, PriceTable, SimulatorSplits, TaskItem } from '@skillopt/contract';
 import { parseBackendConfig } from '@skillopt/backends-kit';
 import { z } from 'zod';
 import { createAnswerKey, EMPTY_ANSWER_KEY, type AnswerKey } from './answer-key.js';
 import { createSimulatedModel } from './simulated-model.js';
+import { createHardWorld, type HardWorld } from './hard-world/hard-world.js';
+import { hardWorldConfigSchema, hardWorldSettingsOf, type HardWorldSettings } from './hard-world/hard-world-settings.js';
 
 const probability = z.number().min(0).max(1);
 
@@ -22,6 +24,10 @@ export const simBackendConfigSchema = z.strictObject({
   useless_rule_rate: probability.default(0.15),
   /** Probability that an optimizer reply is malformed (the re-ask always gets a valid one). */
   malformed_reply_rate: probability.default(0),
+  /** Which world the model lives in: `demo` (every failure fixable by one rule) or `hard` (the hard world, see the README). */
+  world: z.enum(['demo', 'hard']).default('demo'),
+  /** The hard world's settings (read only with `world: hard`). */
+  hard_world: hardWorldConfigSchema.prefault({}),
 });
 export type SimBackendConfig = z.output<typeof simBackendConfigSchema>;
 export type SimBackendConfigInput = z.input<typeof simBackendConfigSchema>;
@@ -38,8 +44,16 @@ export const manifest: PackageManifest<'backend', SimBackendConfig> = {
 export interface SimBackend extends Backend {
   readonly id: 'sim';
   createChatModel(request: ModelRequest): ChatModel;
-  readonly simulator: { receiveTaskItems(items: readonly TaskItem[]): void };
+  readonly simulator: { receiveTaskItems(items: readonly TaskItem[], splits?: SimulatorSplits): void };
   readonly answerKey: AnswerKey;
+  /** The hard world the models live in (`world: hard`), over the items received so far; undefined in the demo world. */
+  readonly hardWorld: HardWorld | undefined;
+}
+
+/** The hard world's settings of a `backends.sim` section (validated here), so a bench builds the same world as a run. */
+export function hardWorldSettings(config: SimBackendConfigInput = {}): HardWorldSettings {
+  const settings = parseBackendConfig(simBackendConfigSchema, config, 'sim');
+  return hardWorldSettingsOf(settings.seed, settings.noise, settings.hard_world);
 }
 
 /**
@@ -49,15 +63,21 @@ export interface SimBackend extends Backend {
 export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
   const settings = parseBackendConfig(simBackendConfigSchema, config, 'sim');
   let answerKey: AnswerKey = EMPTY_ANSWER_KEY;
+  const worldSettings = settings.world === 'hard' ? hardWorldSettingsOf(settings.seed, settings.noise, settings.hard_world) : undefined;
+  let hardWorld: HardWorld | undefined = worldSettings === undefined ? undefined : createHardWorld(worldSettings, []);
   return {
     specificationVersion: 'v1',
     id: 'sim',
     get answerKey() {
       return answerKey;
     },
+    get hardWorld() {
+      return hardWorld;
+    },
     simulator: {
-      receiveTaskItems(items: readonly TaskItem[]): void {
+      receiveTaskItems(items: readonly TaskItem[], splits?: SimulatorSplits): void {
         answerKey = createAnswerKey(items);
+        if (worldSettings !== undefined) hardWorld = createHardWorld(worldSettings, items, splits === undefined ? {} : { splits });
       },
     },
     createChatModel(request: ModelRequest): ChatModel {
@@ -72,6 +92,7 @@ export function createBackend(config: SimBackendConfigInput = {}): SimBackend {
         uselessRuleRate: settings.useless_rule_rate,
         malformedReplyRate: settings.malformed_reply_rate,
         answerKey: () => answerKey,
+        hardWorld: () => hardWorld,
       });
     },
   };

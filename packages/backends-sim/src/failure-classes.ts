@@ -51,6 +51,7 @@ const ANSWER_FAILURE_CLASSES = [
   /** A full name where the gold is the surname (`Marie Curie` for `Curie`). */
   'full-name',
 ] as const;
+export type AnswerFailureClass = (typeof ANSWER_FAILURE_CLASSES)[number];
 /**
  * The answer classes, then the spreadsheet code writer's (`spreadsheet-failure-classes.ts`), the
  * ALFWorld player's (`alfworld-failure-classes.ts`) and Sleep's tasks' (`sleep-failure-classes.ts`).

@@ -4,6 +4,7 @@ export {
   priceTable,
   simBackendConfigSchema,
   simBackendPackage,
+  hardWorldSettings,
   type SimBackend,
   type SimBackendConfig,
   type SimBackendConfigInput,
@@ -53,3 +54,10 @@ export { createSimulatorServer, SIMULATOR_SERVER_LIMITS, type SimulatorServer, t
 export { createAnthropicMessagesRoute, type AnthropicMessagesRouteOptions } from './anthropic-route.js';
 export { createSimulatedPromptCache, type SimulatedPromptCache, type SimulatedPromptUsage } from './anthropic-prompt-cache.js';
 export type { AnthropicErrorType } from './anthropic-errors.js';
+export { createHardWorld, type HardWorld, type HardWorldOptions, type HardWorldSplits } from './hard-world/hard-world.js';
+export type { HardWorldSettings } from './hard-world/hard-world-settings.js';
+export { HARD_WORLD_CATALOGUE } from './hard-world/catalogue.js';
+export type { RuleConcept, HardWorldHabit, ItemGroup, WordingMatcher } from './hard-world/rule-concept.js';
+export type { SkillReading, ConceptStrength } from './hard-world/skill-reading.js';
+export type { OracleResult } from './hard-world/oracle.js';
+export type { HardWorldAnswer } from './hard-world/answer-decision.js';

@@ -29,6 +29,8 @@ import { isSpreadsheetTrajectory } from './spreadsheet-diagnosis.js';
 import { SPREADSHEET_FAILURE_CLASSES } from './spreadsheet-failure-classes.js';
 import { isSleepTrajectory } from './sleep-diagnosis.js';
 import { SLEEP_FORMAT_HARM } from './sleep-failure-classes.js';
+import type { HardWorld } from './hard-world/hard-world.js';
+import { proposeConcept, proposeOverSpecificRule } from './hard-world/rule-proposal.js';
 
 export interface OptimizerSettings {
   seed: number;
@@ -36,6 +38,8 @@ export interface OptimizerSettings {
   uselessRuleRate: number;
   malformedReplyRate: number;
   modelId: string;
+  /** The hard world, when the run simulates it: proposals follow its concepts, with its misdiagnosis, vagueness and over-specific rates. */
+  world?: HardWorld | undefined;
 }
 
 /** The reply of the simulated optimizer: the text, and the prompt and stage it recognised (for metadata). */
@@ -177,7 +181,7 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
   const counts = classCounts(trajectories);
   const effects = readSkillRules(skill);
   const edits: ProposedEdit[] = [];
-  const editClasses: Array<HarmKind | 'useless'> = [];
+  const editClasses: Array<HarmKind | 'useless' | 'over-specific'> = [];
   const lapses: HarmKind[] = [];
   // On Sleep's tasks a rule to ignore the requested format causes every habit the trajectories show.
   const sleepTasks = trajectories.some(isSleepTrajectory);
@@ -202,6 +206,16 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
         });
       editClasses.push(found);
       replaced.add(badLine);
+      continue;
+    }
+    if (settings.world !== undefined) {
+      const proposal = proposeConcept(settings.world, settings.seed, promptHash, skill, found);
+      if (proposal.kind === 'lapse') lapses.push(found);
+      if (proposal.kind !== 'rule') continue;
+      const content = `${bulletStyle(skill)}${proposal.rule}`;
+      const rationale = `Prevents ${CLASS_DESCRIPTIONS[found]} (seen in ${count} failed trajectories).`;
+      edits.push(proposal.replaces === undefined ? { op: 'append', content, rationale } : { op: 'replace', target: proposal.replaces, content, rationale });
+      editClasses.push(found);
       continue;
     }
     if (found === 'truncation') continue;
@@ -234,6 +248,11 @@ function reflectOnFailures(context: StageContext): Record<string, unknown> {
       edits.unshift(harmful);
       editClasses.unshift(kind);
     }
+  }
+  const overSpecific = settings.world === undefined ? undefined : proposeOverSpecificRule(settings.world, settings.seed, promptHash, trajectories);
+  if (overSpecific !== undefined) {
+    edits.unshift({ op: 'append', content: `${bulletStyle(skill)}${overSpecific}`, rationale: 'This exact question failed; state its answer outright.' });
+    editClasses.unshift('over-specific');
   }
   if (unitHash(settings.seed, 'useless', promptHash) < settings.uselessRuleRate) {
     const useless: ProposedEdit = {

@@ -30,6 +30,8 @@ import { answerSleepJudge, answerSleepMiner, sleepStageOf } from './sleep-stages
 import { schemaShapedValue } from './structured-output.js';
 import { decideTargetBehaviour, renderTargetReply, skillFromSystemPrompt as defaultSkillFromSystemPrompt } from './target.js';
 import { normalizeAnswer } from './text.js';
+import type { HardWorld } from './hard-world/hard-world.js';
+import type { AnswerKeyEntry } from './answer-key.js';
 
 export const SIMULATED_PROVIDER = 'sim';
 
@@ -63,6 +65,11 @@ export interface SimulatedModelOptions {
   tendencyRates?: Partial<Record<FailureClass, number>>;
   /** Where the skill is inside the system prompt (default: `skillFromSystemPrompt`). */
   skillFromSystemPrompt?: (systemPrompt: string) => string;
+  /**
+   * The hard world, or a function returning the current one (read at every call): question
+   * answering and reflection follow it. Absent (or undefined): the demo world.
+   */
+  hardWorld?: HardWorld | (() => HardWorld | undefined);
 }
 
 /** Every model id of this package says it is simulated. */
@@ -150,6 +157,37 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
   const modelId = simulatedModelId(options.modelId, role);
   const readKey = (): AnswerKey => (typeof options.answerKey === 'function' ? options.answerKey() : (options.answerKey ?? EMPTY_ANSWER_KEY));
   const findSkill = options.skillFromSystemPrompt ?? defaultSkillFromSystemPrompt;
+  const readWorld = (): HardWorld | undefined => (typeof options.hardWorld === 'function' ? options.hardWorld() : options.hardWorld);
+
+  /** A question of the answer key answered under a skill, in the hard world when there is one, else as the demo world does. */
+  function answerQuestion(
+    key: AnswerKey,
+    entry: AnswerKeyEntry | undefined,
+    question: string,
+    skill: string,
+    itemKey: string,
+    afterTools: boolean,
+  ): { text: string; metadata: Record<string, unknown> } {
+    const skillHash = hashHex(skill).slice(0, 16);
+    const world = readWorld();
+    if (world !== undefined && entry !== undefined && entry.workbookCases === undefined) {
+      const answer = world.decideAnswer(entry, skill);
+      return {
+        text: renderTargetReply(answer.decision, entry, question, [seed, itemKey, skillHash], afterTools),
+        metadata: {
+          knownQuestion: true,
+          simulatedFailureClasses: answer.showing,
+          noisy: answer.decision.noisy,
+          hardWorld: { knowledgeGap: answer.knowledgeGap, mislabelled: answer.mislabelled, compliance: answer.compliance },
+        },
+      };
+    }
+    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, skill, readSkillRules(skill));
+    return {
+      text: renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], afterTools),
+      metadata: { knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy },
+    };
+  }
 
   function answerAsAgent(request: GenerateRequest, step: AgentStep): { text: string; toolCalls?: ToolCall[]; metadata: Record<string, unknown> } {
     if (step.kind === 'read') {
@@ -192,9 +230,9 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       text = work.text;
       metadata = { agentStep: 'answer', ...outcome, savedWorkbooks: work.saved };
     } else {
-      const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, step.skill, effects);
-      text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], step.afterTools);
-      metadata = { agentStep: 'answer', knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy };
+      const answered = answerQuestion(key, entry, question, step.skill, itemKey, step.afterTools);
+      text = answered.text;
+      metadata = { agentStep: 'answer', ...answered.metadata };
     }
     if (step.structuredOutput === undefined) return { text, metadata };
     const toolCallId = `call_sim_${hashHex(seed, 'structured-output', itemKey, skillHash).slice(0, 16)}`;
@@ -270,10 +308,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
         },
       };
     }
-    const decision = decideTargetBehaviour({ seed, noise, tendencyRates }, key, entry, question, skill, effects);
-    const skillHash = hashHex(skill).slice(0, 16);
-    const text = renderTargetReply(decision, entry, question, [seed, itemKey, skillHash], toolTurns > 0);
-    return { text, metadata: { knownQuestion: entry !== undefined, simulatedFailureClasses: decision.active, noisy: decision.noisy } };
+    return answerQuestion(key, entry, question, skill, itemKey, toolTurns > 0);
   }
 
   async function answer(received: GenerateRequest): Promise<GenerateResult> {
@@ -305,7 +340,7 @@ export function createSimulatedModel(options: SimulatedModelOptions): ChatModel 
       Object.assign(metadata, reply.metadata);
       if (request.purpose === 'replay') metadata.stage = 'replay';
     } else {
-      const settings = { seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId };
+      const settings = { seed, harmfulRuleRate, uselessRuleRate, malformedReplyRate, modelId, world: readWorld() };
       const agentStep =
         request.tools === undefined || request.tools.length === 0 ? undefined : planAgentOptimizerStep(settings, request.messages, request.tools);
       if (agentStep !== undefined) {

@@ -51,7 +51,7 @@ export interface TargetDecision {
 const GIVEN_NAMES = ['Marie', 'John', 'Albert', 'Isaac', 'Ada', 'Charles', 'Rosalind', 'Nikola', 'Jane', 'Thomas', 'Emmy', 'Louis'];
 
 /** The answer with the shape-specific habit applied, or undefined when it would not change the score. */
-function shapeHabit(
+export function shapeHabit(
   failureClass: FailureClass,
   answer: string,
   entry: { question: string; references: readonly string[]; unit?: string },

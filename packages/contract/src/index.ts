@@ -152,4 +152,5 @@ export {
   type PackageManifest,
   type PackageManifestV1,
   type SimulatorSetup,
+  type SimulatorSplits,
 } from './package-manifest.js';

@@ -124,14 +124,23 @@ export interface ModelRequest {
   modelId?: string | undefined;
 }
 
+/** The run's items by split, as run setup loaded them. */
+export interface SimulatorSplits {
+  readonly train: readonly TaskItem[];
+  readonly val: readonly TaskItem[];
+  readonly test: readonly TaskItem[];
+}
+
 /**
  * What only a simulated model needs from run setup. Core's run setup calls `receiveTaskItems`
- * once, with every item the run's env loaded, before the first model call; the simulated model
- * builds its answer key (its labelled, simulated knowledge) from the items' `question` and
- * `references`. Real providers have no `simulator` part, and nothing else ever calls it.
+ * once, with every item the run's env loaded and the same items by split, before the first model
+ * call; the simulated model builds its answer key (its labelled, simulated knowledge) from the
+ * items' `question` and `references`, and may treat a split differently (label noise on the
+ * selection split, say). `splits` is optional: a caller that has no splits passes the items alone.
+ * Real providers have no `simulator` part, and nothing else ever calls it.
  */
 export interface SimulatorSetup {
-  receiveTaskItems(items: readonly TaskItem[]): void | Promise<void>;
+  receiveTaskItems(items: readonly TaskItem[], splits?: SimulatorSplits): void | Promise<void>;
 }
 
 /**

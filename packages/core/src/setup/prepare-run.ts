@@ -100,7 +100,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
   const splits: LoadedSplits = { train: train ?? [], val: val ?? [], test: test ?? [] };
   if (options.needsOptimizer) await checkTrainingSplits(config, environment.id, splits);
   const items: TaskItem[] = [...splits.train, ...splits.val, ...splits.test];
-  for (const backend of backends.values()) await backend.simulator?.receiveTaskItems(items);
+  for (const backend of backends.values()) await backend.simulator?.receiveTaskItems(items, splits);
 
   const targetBackend = backends.get(config.model.target_backend) as Backend;
   let target: Target;
