@@ -2,6 +2,7 @@ import type { RunReport } from '../api/api-types.js';
 import { formatCost, formatCount } from '../format/format.js';
 import { numberAttributes } from './number-attributes.js';
 import { TableRegion } from './table-region.js';
+import { NumberHeading } from './number-heading.js';
 
 type Usage = RunReport['usage']['overall'];
 
@@ -14,21 +15,11 @@ export function CallsByRoleTable({ usage, labelledBy }: { usage: RunReport['usag
         <thead>
           <tr>
             <th scope="col">Role</th>
-            <th scope="col" className="number">
-              Calls
-            </th>
-            <th scope="col" className="number">
-              Cache hits
-            </th>
-            <th scope="col" className="number">
-              Tokens in
-            </th>
-            <th scope="col" className="number">
-              Tokens out
-            </th>
-            <th scope="col" className="number">
-              Cost
-            </th>
+            <NumberHeading>Calls</NumberHeading>
+            <NumberHeading>Cache hits</NumberHeading>
+            <NumberHeading>Tokens in</NumberHeading>
+            <NumberHeading>Tokens out</NumberHeading>
+            <NumberHeading>Cost</NumberHeading>
           </tr>
         </thead>
         <tbody>

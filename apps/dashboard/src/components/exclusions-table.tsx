@@ -1,6 +1,7 @@
 import type { ExcludedRollout } from '../api/api-types.js';
 import { numberAttributes } from './number-attributes.js';
 import { TableRegion } from './table-region.js';
+import { NumberHeading } from './number-heading.js';
 
 /** Rollouts excluded after their retries (an infrastructure failure, never a score). */
 export function ExclusionsTable({ exclusions, labelledBy, rowTestId }: { exclusions: ExcludedRollout[]; labelledBy: string; rowTestId: string }) {
@@ -12,9 +13,7 @@ export function ExclusionsTable({ exclusions, labelledBy, rowTestId }: { exclusi
           <tr>
             <th scope="col">Item</th>
             <th scope="col">Phase</th>
-            <th scope="col" className="number">
-              Step
-            </th>
+            <NumberHeading>Step</NumberHeading>
             <th scope="col">Error code</th>
             <th scope="col">Message</th>
           </tr>

@@ -2,6 +2,7 @@ import type { StepGateReport } from '../api/api-types.js';
 import { formatScore } from '../format/format.js';
 import { numberAttributes } from './number-attributes.js';
 import { NumberCell } from './number-cell.js';
+import { NumberHeading } from './number-heading.js';
 
 /** Selection items whose score went up or down from the incumbent to the candidate. */
 export function ItemFlipsTable({ flips, change, caption }: { flips: StepGateReport['improved']; change: 'improved' | 'regressed'; caption: string }) {
@@ -12,12 +13,8 @@ export function ItemFlipsTable({ flips, change, caption }: { flips: StepGateRepo
       <thead>
         <tr>
           <th scope="col">Item</th>
-          <th scope="col" className="number">
-            Incumbent
-          </th>
-          <th scope="col" className="number">
-            Candidate
-          </th>
+          <NumberHeading>Incumbent</NumberHeading>
+          <NumberHeading>Candidate</NumberHeading>
         </tr>
       </thead>
       <tbody>

@@ -3,6 +3,7 @@ import { formatCount, formatScore } from '../format/format.js';
 import { diffHref } from '../router/hash-route.js';
 import { TableRegion } from './table-region.js';
 import { NumberCell } from './number-cell.js';
+import { NumberHeading } from './number-heading.js';
 
 /** The versions the run's skill went through, oldest first, each with a link to its diff against the one before. */
 export function SkillVersionsTable({ runName, versions, labelledBy }: { runName: string; versions: SkillVersionSummary[]; labelledBy: string }) {
@@ -13,18 +14,10 @@ export function SkillVersionsTable({ runName, versions, labelledBy }: { runName:
           <tr>
             <th scope="col">Version</th>
             <th scope="col">What made it</th>
-            <th scope="col" className="number">
-              Characters
-            </th>
-            <th scope="col" className="number">
-              Lines
-            </th>
-            <th scope="col" className="number">
-              Candidate
-            </th>
-            <th scope="col" className="number">
-              Incumbent
-            </th>
+            <NumberHeading>Characters</NumberHeading>
+            <NumberHeading>Lines</NumberHeading>
+            <NumberHeading>Candidate</NumberHeading>
+            <NumberHeading>Incumbent</NumberHeading>
             <th scope="col">Changes</th>
           </tr>
         </thead>

@@ -1,6 +1,7 @@
 import type { StageFailureReport } from '../api/api-types.js';
 import { numberAttributes } from './number-attributes.js';
 import { TableRegion } from './table-region.js';
+import { NumberHeading } from './number-heading.js';
 
 /** Optimizer stages whose reply was unusable even after a re-ask. */
 export function StageFailuresTable({ failures, labelledBy, rowTestId }: { failures: StageFailureReport[]; labelledBy: string; rowTestId: string }) {
@@ -12,12 +13,8 @@ export function StageFailuresTable({ failures, labelledBy, rowTestId }: { failur
           <tr>
             <th scope="col">Stage</th>
             <th scope="col">Prompt</th>
-            <th scope="col" className="number">
-              Step
-            </th>
-            <th scope="col" className="number">
-              Epoch
-            </th>
+            <NumberHeading>Step</NumberHeading>
+            <NumberHeading>Epoch</NumberHeading>
             <th scope="col">Reason</th>
           </tr>
         </thead>

@@ -5,6 +5,7 @@ import { numberAttributes } from './number-attributes.js';
 import { StepOutcome } from './step-outcome.js';
 import { TableRegion } from './table-region.js';
 import { NumberCell } from './number-cell.js';
+import { NumberHeading } from './number-heading.js';
 
 /** One row per committed step: its outcome, learning rate, the gate's scores, and a link to the step. */
 export function StepTable({ runName, steps, labelledBy }: { runName: string; steps: StepPoint[]; labelledBy: string }) {
@@ -16,27 +17,13 @@ export function StepTable({ runName, steps, labelledBy }: { runName: string; ste
             <th scope="col">Step</th>
             <th scope="col">Epoch</th>
             <th scope="col">Outcome</th>
-            <th scope="col" className="number">
-              Learning rate
-            </th>
-            <th scope="col" className="number">
-              Candidate
-            </th>
-            <th scope="col" className="number">
-              Incumbent
-            </th>
-            <th scope="col" className="number">
-              Best
-            </th>
-            <th scope="col" className="number">
-              Latency slots
-            </th>
-            <th scope="col" className="number">
-              Cost so far
-            </th>
-            <th scope="col" className="number">
-              Excluded
-            </th>
+            <NumberHeading>Learning rate</NumberHeading>
+            <NumberHeading>Candidate</NumberHeading>
+            <NumberHeading>Incumbent</NumberHeading>
+            <NumberHeading>Best</NumberHeading>
+            <NumberHeading>Latency slots</NumberHeading>
+            <NumberHeading>Cost so far</NumberHeading>
+            <NumberHeading>Excluded</NumberHeading>
             <th scope="col">Gate's reason</th>
           </tr>
         </thead>

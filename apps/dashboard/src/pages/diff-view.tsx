@@ -2,6 +2,7 @@ import type { SkillDiff, SkillVersionSummary } from '../api/api-types.js';
 import { numberAttributes } from '../components/number-attributes.js';
 import { SkillDiffPicker } from '../components/skill-diff-picker.js';
 import { TableRegion } from '../components/table-region.js';
+import { NumberHeading } from '../components/number-heading.js';
 
 const SIGNS = { same: ' ', added: '+', removed: '−' } as const;
 const SPOKEN = { same: 'unchanged', added: 'added', removed: 'removed' } as const;
@@ -35,12 +36,8 @@ export function DiffView({ runName, diff, skillVersions }: { runName: string; di
           </caption>
           <thead>
             <tr>
-              <th scope="col" className="number">
-                Old
-              </th>
-              <th scope="col" className="number">
-                New
-              </th>
+              <NumberHeading>Old</NumberHeading>
+              <NumberHeading>New</NumberHeading>
               <th scope="col">
                 <span className="visually-hidden">Change</span>
               </th>

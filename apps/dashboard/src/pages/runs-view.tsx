@@ -7,6 +7,7 @@ import { TableRegion } from '../components/table-region.js';
 import { formatCost, formatDuration, formatScore } from '../format/format.js';
 import { runHref } from '../router/hash-route.js';
 import { NumberCell } from '../components/number-cell.js';
+import { NumberHeading } from '../components/number-heading.js';
 
 /** The runs under the dashboard's folder: how each stands, what it scored, cost and took. */
 export function RunsView({ data, connection }: { data: RunsResponse; connection?: LiveConnection | undefined }) {
@@ -34,27 +35,13 @@ export function RunsView({ data, connection }: { data: RunsResponse; connection?
                 <th scope="col">Environment</th>
                 <th scope="col">Target model</th>
                 <th scope="col">Optimizer model</th>
-                <th scope="col" className="number">
-                  Validation, initial
-                </th>
-                <th scope="col" className="number">
-                  Validation, best
-                </th>
-                <th scope="col" className="number">
-                  Test, initial
-                </th>
-                <th scope="col" className="number">
-                  Test, best
-                </th>
-                <th scope="col" className="number">
-                  Cost
-                </th>
-                <th scope="col" className="number">
-                  Steps
-                </th>
-                <th scope="col" className="number">
-                  Duration
-                </th>
+                <NumberHeading>Validation, initial</NumberHeading>
+                <NumberHeading>Validation, best</NumberHeading>
+                <NumberHeading>Test, initial</NumberHeading>
+                <NumberHeading>Test, best</NumberHeading>
+                <NumberHeading>Cost</NumberHeading>
+                <NumberHeading>Steps</NumberHeading>
+                <NumberHeading>Duration</NumberHeading>
               </tr>
             </thead>
             <tbody>{data.runs.map((run) => (run.kind === 'run' ? <RunRow key={run.name} run={run} /> : <UnreadableRunRow key={run.name} run={run} />))}</tbody>
