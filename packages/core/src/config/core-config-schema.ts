@@ -157,7 +157,7 @@ export const evaluationSectionSchema = z.strictObject({
     .describe('Paired gate, and the strict gate with strict_early_stop: items evaluated between checks, so it can stop early once the answer is clear.'),
   strict_early_stop: z
     .boolean()
-    .default(true)
+    .default(false)
     .describe(
       'Strict gate: stop evaluating a candidate once no remaining selection item can change the decision (same decisions, fewer rollouts on rejections).',
     ),
