@@ -235,6 +235,10 @@ for (const variant of variants) {
       // A gate that decided before it had evaluated the candidate on the whole selection split.
       earlyStops: decisions.filter((decision) => decision.itemsEvaluated < parts.splits.val.length).length,
       selectionItems: parts.splits.val.length,
+      // Candidate items evaluated against the items the gates had (the split, once per gate): on rejected candidates and on all.
+      rejectedItemsEvaluated: rejected.reduce((total, decision) => total + decision.itemsEvaluated, 0),
+      rejectedItemsTotal: rejected.length * parts.splits.val.length,
+      gateItemsTotal: decisions.length * parts.splits.val.length,
       accepted: accepted.length,
       falseAccepts: accepted.filter((decision) => decision.candidateTest <= decision.incumbentTest).length,
       rejected: rejected.length,
@@ -253,6 +257,7 @@ if (values.json) {
 }
 
 const percent = (value) => (value === null || value === undefined ? '—' : `${fixed(value * 100)}%`);
+const share = (part, whole) => (whole === 0 ? '—' : `${fixed((100 * part) / whole, 0)}%`);
 const ratio = (part, whole) => (whole === 0 ? '—' : `${part}/${whole} (${fixed((100 * part) / whole, 0)}%)`);
 const total = (list) => list.reduce((running, value) => running + value, 0);
 const mean = (list) => (list.length === 0 ? null : total(list) / list.length);
@@ -274,12 +279,15 @@ console.log(
       'selection rollouts',
       'gates',
       'early stops',
+      'split evaluated, rejected',
+      'split evaluated, all gates',
       'accepted',
       'false accepts',
       'rejected',
       'false rejects',
       'test initial → best',
       'gap closed',
+      'latency slots',
       'wall',
     ],
     runs.map((run) => [
@@ -289,12 +297,15 @@ console.log(
       String(run.selectionRollouts),
       String(run.gates),
       String(run.earlyStops),
+      share(run.rejectedItemsEvaluated, run.rejectedItemsTotal),
+      share(run.gateItemsEvaluated, run.gateItemsTotal),
       String(run.accepted),
       String(run.falseAccepts),
       String(run.rejected),
       String(run.falseRejects),
       `${percent(run.testInitial)} → ${percent(run.testBest)}`,
       percent(run.quality.gapClosed),
+      run.quality.latencySlots === null ? '—' : String(run.quality.latencySlots),
       `${fixed(run.wallMs / 1000, 2)} s`,
     ]),
   ),
@@ -304,7 +315,19 @@ console.log(`Totals over ${seeds.length} seeds`);
 const sum = (list, key) => list.reduce((total, run) => total + run[key], 0);
 console.log(
   table(
-    [variantHeader, 'gate rollouts', 'per gate', 'early stops', 'selection rollouts', 'accepted', 'false-accept rate', 'false-reject rate', 'mean test best'],
+    [
+      variantHeader,
+      'gate rollouts',
+      'per gate',
+      'early stops',
+      'split evaluated, rejected',
+      'split evaluated, all gates',
+      'selection rollouts',
+      'accepted',
+      'false-accept rate',
+      'false-reject rate',
+      'mean test best',
+    ],
     variants.map(({ name }) => {
       const own = runs.filter((run) => run.variant === name);
       const gates = sum(own, 'gates');
@@ -313,6 +336,8 @@ console.log(
         String(sum(own, 'gateRollouts')),
         gates === 0 ? '—' : fixed(sum(own, 'gateRollouts') / gates),
         ratio(sum(own, 'earlyStops'), gates),
+        share(sum(own, 'rejectedItemsEvaluated'), sum(own, 'rejectedItemsTotal')),
+        share(sum(own, 'gateItemsEvaluated'), sum(own, 'gateItemsTotal')),
         String(sum(own, 'selectionRollouts')),
         String(sum(own, 'accepted')),
         ratio(sum(own, 'falseAccepts'), sum(own, 'accepted')),
@@ -371,6 +396,8 @@ if (values.world === 'hard') {
 console.log('');
 console.log('gate rollouts: selection-split rollouts run (not served from the cache) inside training steps, i.e. by the gate;');
 console.log(`early stops: gates that decided before evaluating the candidate on all ${runs[0]?.selectionItems ?? '?'} selection items.`);
+console.log('split evaluated: candidate items evaluated over the selection items the gates had (the split once per gate), on rejected');
+console.log('candidates and on all gates; latency slots: sequential waves of calls of the run (early stopping in chunks adds some).');
 console.log('selection rollouts: all of them, including the epoch-end slow update and the final scoring of the best skill.');
 console.log("false accept: an accepted candidate whose hard score on the whole test split is not higher than the incumbent's;");
 console.log('false reject: a rejected candidate whose test score is higher. Test scores: core evaluateSkill, memory cache.');

@@ -17,7 +17,15 @@ export function GateDecision({ gate, diffLink }: { gate: StepGateReport; diffLin
       <dl className="facts">
         <div>
           <dt>Candidate score</dt>
-          <dd {...numberAttributes('gate-candidate-score', gate.candidateScore)}>{formatScore(gate.candidateScore)}</dd>
+          <dd {...numberAttributes('gate-candidate-score', gate.candidateScore)}>
+            {formatScore(gate.candidateScore)}
+            {gate.partial && gate.itemsEvaluated !== null && gate.itemsTotal !== null ? (
+              <span className="partial" data-testid="gate-candidate-partial">
+                {' '}
+                (partial, {gate.itemsEvaluated} of {gate.itemsTotal} items)
+              </span>
+            ) : null}
+          </dd>
         </div>
         <div>
           <dt>Incumbent score</dt>

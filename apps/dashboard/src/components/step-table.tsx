@@ -41,7 +41,15 @@ export function StepTable({ runName, steps, labelledBy }: { runName: string; ste
                   <StepOutcome outcome={point.outcome} />
                 </td>
                 <NumberCell testId="step-learning-rate" value={point.learningRate} format={formatCount} />
-                <NumberCell testId="step-candidate-score" value={point.gate?.candidateScore} format={formatScore} />
+                <td className="number" {...numberAttributes('step-candidate-score', point.gate?.candidateScore ?? null)}>
+                  {formatScore(point.gate?.candidateScore)}
+                  {point.gate?.partial ? (
+                    <span className="partial" data-testid="step-candidate-partial">
+                      {' '}
+                      (partial, {point.gate.partial.itemsEvaluated} of {point.gate.partial.itemsTotal} items)
+                    </span>
+                  ) : null}
+                </td>
                 <NumberCell testId="step-incumbent-score" value={point.gate?.incumbentScore} format={formatScore} />
                 <NumberCell testId="step-best-score" value={point.bestScore} format={formatScore} />
                 <td className="number" data-cumulative={JSON.stringify(point.latencySlots)} {...numberAttributes('step-latency-slots', stepSlots)}>

@@ -187,5 +187,6 @@ function gateOf(report: StepReport): StepGateReport | null {
   if (report.gate !== null) return report.gate;
   const { record } = report;
   if (!('gate' in record)) return null;
-  return { ...record.gate, improved: [], regressed: [], unpairedItems: 0, vetoes: [] };
+  const { partial, ...gate } = record.gate;
+  return { ...gate, ...(partial === true ? { partial } : {}), improved: [], regressed: [], unpairedItems: 0, vetoes: [] };
 }

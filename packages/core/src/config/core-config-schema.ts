@@ -152,7 +152,15 @@ export const evaluationSectionSchema = z.strictObject({
     .default('strict')
     .describe("strict: the candidate's mean must exceed the incumbent's (the original); paired: a per-item paired comparison with an error rate."),
   paired_error_rate: z.number().gt(0).lt(1).default(0.05).describe('Paired gate: the accepted risk of taking a candidate that is not really better.'),
-  paired_chunk_size: wholeNumber(1).default(10).describe('Paired gate: items evaluated between checks, so it can stop early once the answer is clear.'),
+  paired_chunk_size: wholeNumber(1)
+    .default(10)
+    .describe('Paired gate, and the strict gate with strict_early_stop: items evaluated between checks, so it can stop early once the answer is clear.'),
+  strict_early_stop: z
+    .boolean()
+    .default(false)
+    .describe(
+      'Strict gate: stop evaluating a candidate once no remaining selection item can change the decision (same decisions, fewer rollouts on rejections).',
+    ),
   no_regression: z.boolean().default(false).describe('Reject a candidate that fails a selection item the incumbent passed.'),
   must_pass: z.array(itemId).default([]).describe('Selection item ids a candidate must pass to be accepted.'),
 });

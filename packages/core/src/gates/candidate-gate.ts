@@ -7,10 +7,12 @@ import type { GateDecision, GateRules } from './gate-decision.js';
 import type { GateItemResult } from './gate-item-result.js';
 import { runPairedGate, type PairedGateSettings } from './paired-gate.js';
 import { selectionScores } from './selection-scores.js';
-import { decideStrictGate } from './strict-gate.js';
+import { runStrictGate, type StrictEarlyStopSettings } from './early-strict-gate.js';
 
 /** Which strategy decides, with its own settings. A new strategy is a new member. */
-export type GateSettings = { strategy: 'strict' } | { strategy: 'paired'; paired: PairedGateSettings };
+export type GateSettings =
+  /** `earlyStop`: stop evaluating a candidate once the strict decision cannot change (a rejection); absent: evaluate every item. */
+  { strategy: 'strict'; earlyStop?: StrictEarlyStopSettings | undefined } | { strategy: 'paired'; paired: PairedGateSettings };
 
 /** Rolls a skill out on items: one result per item, in any order. */
 export type GateEvaluator = (skill: string, items: readonly TaskItem[]) => Promise<readonly GateItemResult[]>;
@@ -54,7 +56,8 @@ export interface CandidateGate {
 /**
  * The gate over an evaluator. The incumbent is evaluated like the candidate; a caching evaluator
  * (the trainer's) answers it from the rollouts it was accepted on, so only the candidate costs
- * rollouts. The paired strategy spends them chunk by chunk and stops as soon as the answer is clear.
+ * rollouts. The paired strategy spends them chunk by chunk and stops as soon as the answer is clear;
+ * the strict one, with `earlyStop`, stops a candidate as soon as its rejection is certain.
  */
 export function createCandidateGate(options: CandidateGateOptions): CandidateGate {
   const { evaluate, selectionItems, rules, settings, signal, emit } = options;
@@ -83,10 +86,21 @@ export function createCandidateGate(options: CandidateGateOptions): CandidateGat
         const scoredOn = decision.accepted ? await evaluate(candidateSkill, selectionItems) : candidateItems;
         candidateScores = selectionScores(candidateSkill, summarizeScores(scoredOn), rules);
       } else {
+        // The incumbent first (the cache has it), so the candidate's items can be ordered and bounded.
         const incumbent = await evaluate(incumbentSkill, selectionItems);
-        const candidate = await evaluate(candidateSkill, selectionItems);
-        decision = decideStrictGate({ candidate: { skill: candidateSkill, items: candidate }, incumbent: { skill: incumbentSkill, items: incumbent }, rules });
-        candidateScores = selectionScores(candidateSkill, summarizeScores(candidate), rules);
+        const strict = await runStrictGate({
+          items: selectionItems,
+          candidateSkill,
+          incumbentSkill,
+          rules,
+          earlyStop: settings.earlyStop,
+          incumbentResults: incumbent,
+          evaluateCandidate: (items) => evaluate(candidateSkill, items),
+          signal,
+        });
+        decision = strict.decision;
+        // Accepted: every item. Rejected early: the items evaluated, so the score is partial.
+        candidateScores = selectionScores(candidateSkill, summarizeScores(strict.candidateResults), rules);
       }
       // Named one by one: the events are strict, and a caller's position may carry more.
       const { epoch, step, globalStep } = position;

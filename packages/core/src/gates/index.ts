@@ -7,6 +7,8 @@ export * from './item-pairing.js';
 export * from './gate-vetoes.js';
 export * from './gate-decision.js';
 export * from './strict-gate.js';
+export * from './gate-bounds.js';
+export * from './early-strict-gate.js';
 export * from './sequential-sign-test.js';
 export * from './paired-gate.js';
 export { selectionScores } from './selection-scores.js';

@@ -1,6 +1,6 @@
 import { forkLatencySlots } from '@skillopt/runtime-kit';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import { SCORE_TOLERANCE } from './gate-metric.js';
+import { strictDifferenceBounds, strictOutlook } from './gate-bounds.js';
 import type { GateDecision, GateRules } from './gate-decision.js';
 import type { GateItemResult } from './gate-item-result.js';
 import { mustPassVeto, noRegressionVeto, type GateVeto } from './gate-vetoes.js';
@@ -216,21 +216,24 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
     if (remaining === 0) break;
 
     // Curtailment: stop when every way the remaining items could go leads to the same decision.
-    // Per-item differences lie in [−1, 1]; the paired mean of the strict fallback is largest when
-    // every remaining item is a full win and smallest when every one is a full loss.
-    const paired = soFar.itemDeltas.length;
-    const sum = soFar.itemDeltas.reduce((total, delta) => total + delta.delta, 0);
-    const bonusDifference = soFar.candidate.densityBonus - soFar.incumbent.densityBonus;
+    // The incumbent's results on them are not known yet, so each may end anywhere in [−1, 1] (or be
+    // excluded); gate-bounds.ts bounds the strict fallback's final paired difference.
     const strictFallback = settings.onInconclusive === 'strict';
-    const fallbackCanAccept = strictFallback && (sum + remaining) / (paired + remaining) + bonusDifference > SCORE_TOLERANCE;
+    const allMustPassSeen = rules.mustPassItemIds.every((itemId) => evaluatedIds.has(itemId));
+    const bounds = strictDifferenceBounds(
+      soFar.itemDeltas,
+      Array.from({ length: remaining }, () => ({ low: -1, high: 1 })),
+      soFar.candidate.densityBonus - soFar.incumbent.densityBonus,
+    );
+    const fallback = strictOutlook(bounds, { seen: false, stillPossible: rules.noRegression || !allMustPassSeen });
+    const fallbackCanAccept = strictFallback && fallback.canAccept;
     const testCanAccept = canStillReach(state, 'better', remaining, settings.alternativeWinRate);
     if (!fallbackCanAccept && !testCanAccept) {
       return finish(soFar, 'determined', false, `no remaining item can make the candidate win: ${describeSignTest(state, settings.alpha)}`, earlyVetoes);
     }
-    const allMustPassSeen = rules.mustPassItemIds.every((itemId) => evaluatedIds.has(itemId));
-    const fallbackSurelyAccepts = strictFallback && paired > 0 && (sum - remaining) / (paired + remaining) + bonusDifference > SCORE_TOLERANCE;
+    const fallbackSurelyAccepts = strictFallback && fallback.surelyAccepts;
     const testCanReject = canStillReach(state, 'worse', remaining, settings.alternativeWinRate);
-    if (!rules.noRegression && allMustPassSeen && fallbackSurelyAccepts && !testCanReject) {
+    if (fallbackSurelyAccepts && !testCanReject) {
       return finish(
         soFar,
         'determined',

@@ -42,7 +42,15 @@ export interface StepPoint {
   outcome: StepRecord['outcome'];
   learningRate: number | null;
   /** The gate's decision, for a step whose candidate was gated. */
-  gate: { accepted: boolean; strategy: string; reason: string; candidateScore: number; incumbentScore: number } | null;
+  gate: {
+    accepted: boolean;
+    strategy: string;
+    reason: string;
+    candidateScore: number;
+    incumbentScore: number;
+    /** Present when the candidate's score is over part of the selection split (the gate stopped early). */
+    partial?: { itemsEvaluated: number; itemsTotal: number };
+  } | null;
   /** Validation (gate) scores of the current and the best skill when the step ended. */
   currentScore: number | null;
   bestScore: number | null;
@@ -203,6 +211,10 @@ function stepPoints(
             reason: gated.reason,
             candidateScore: gated.candidateScore,
             incumbentScore: gated.incumbentScore,
+            // Runs written before the marker: a paired early stop shows in the counts alone.
+            ...(gated.partial === true || gated.itemsEvaluated < gated.itemsTotal
+              ? { partial: { itemsEvaluated: gated.itemsEvaluated, itemsTotal: gated.itemsTotal } }
+              : {}),
           }
         : null,
       currentScore: record.currentScore,

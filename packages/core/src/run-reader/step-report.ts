@@ -47,6 +47,8 @@ export interface StepGateReport {
   incumbentScore: number;
   itemsEvaluated: number | null;
   itemsTotal: number | null;
+  /** True when the candidate's score is over `itemsEvaluated` of `itemsTotal` items only (the gate stopped early). */
+  partial?: true;
   /** Selection items whose score went up or down between the incumbent and the candidate. */
   improved: ItemFlip[];
   regressed: ItemFlip[];
@@ -147,6 +149,7 @@ function gateReportOf(gate: z.infer<typeof gateReader>): StepGateReport {
     incumbentScore: gate.incumbentScore,
     itemsEvaluated: gate.itemsEvaluated ?? null,
     itemsTotal: gate.itemsTotal ?? null,
+    ...(gate.itemsEvaluated !== undefined && gate.itemsTotal !== undefined && gate.itemsEvaluated < gate.itemsTotal ? { partial: true as const } : {}),
     improved: flips('improved'),
     regressed: flips('regressed'),
     unpairedItems: gate.unpairedItems?.length ?? 0,

@@ -51,6 +51,11 @@ export const stepGateSchema = z.strictObject({
   incumbentScore: z.number(),
   itemsEvaluated: z.int().nonnegative(),
   itemsTotal: z.int().nonnegative(),
+  /**
+   * The candidate's score covers only `itemsEvaluated` of `itemsTotal` selection items: the gate
+   * decided (a rejection, or a paired early stop) before the rest. Absent: scored on every item.
+   */
+  partial: z.literal(true).optional(),
 });
 export type StepGate = z.infer<typeof stepGateSchema>;
 

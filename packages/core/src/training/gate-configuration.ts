@@ -22,10 +22,10 @@ export function gateRulesFromConfig(config: SkillOptConfig): GateRules {
   };
 }
 
-/** The gate's strategy and its settings (`evaluation.gate_strategy` and the `paired_*` keys). */
+/** The gate's strategy and its settings (`evaluation.gate_strategy`, the `paired_*` keys and `strict_early_stop`). */
 export function gateSettingsFromConfig(config: SkillOptConfig): GateSettings {
   const evaluation = config.evaluation;
   return evaluation.gate_strategy === 'paired'
     ? { strategy: 'paired', paired: { chunkSize: evaluation.paired_chunk_size, alpha: evaluation.paired_error_rate } }
-    : { strategy: 'strict' };
+    : { strategy: 'strict', ...(evaluation.strict_early_stop ? { earlyStop: { chunkSize: evaluation.paired_chunk_size } } : {}) };
 }

@@ -232,5 +232,6 @@ async function gateCandidate(context: TrainingContext, state: TrainerState, posi
     incumbentScore: decision.incumbentScore,
     itemsEvaluated: decision.itemsEvaluated,
     itemsTotal: decision.itemsTotal,
+    ...(decision.itemsEvaluated < decision.itemsTotal ? { partial: true as const } : {}),
   };
 }

@@ -302,6 +302,34 @@ describe('train', () => {
     expect(summary.sequentialWaves).toBeGreaterThan(0);
   });
 
+  it('with strict_early_stop, makes the same decisions on fewer selection items, and marks a rejected score partial', async () => {
+    const gated = async (earlyStop: boolean) => {
+      const run = await uninterruptedRun(trainingConfig({ evaluation: { strict_early_stop: earlyStop, paired_chunk_size: 2 } }));
+      const decisions = run.events.flatMap((event) => (event.type === 'gate-decided' ? [{ step: event.globalStep, accepted: event.accepted }] : []));
+      const evaluated = run.events.flatMap((event) => (event.type === 'candidate-evaluated' ? [event.itemsEvaluated] : []));
+      const history = readFileSync(path.join(run.directory, 'history.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      return { ...run, decisions, evaluated, history };
+    };
+    const full = await gated(false);
+    const early = await gated(true);
+    expect(early.decisions).toEqual(full.decisions);
+    expect(readBestSkill(early.directory)).toBe(readBestSkill(full.directory));
+    const rejected = full.decisions.flatMap((decision, index) => (decision.accepted ? [] : [index]));
+    expect(rejected.length).toBeGreaterThan(0);
+    // The val split has 8 items: the full gate evaluates every candidate on all of them.
+    expect(full.evaluated.every((count) => count === 8)).toBe(true);
+    for (const index of rejected) expect(early.evaluated[index]).toBeLessThan(8);
+    for (const [index, decision] of early.decisions.entries()) if (decision.accepted) expect(early.evaluated[index]).toBe(8);
+    // The step record says the rejected candidate's score is partial; a whole-split score is not marked.
+    const gates = early.history.filter((record) => record.gate !== undefined).map((record) => record.gate);
+    expect(gates.filter((gate) => !gate.accepted).every((gate) => gate.partial === true && gate.itemsEvaluated < gate.itemsTotal)).toBe(true);
+    expect(gates.filter((gate) => gate.accepted).every((gate) => gate.partial === undefined)).toBe(true);
+    expect(full.history.every((record) => record.gate?.partial === undefined)).toBe(true);
+  });
+
   it('puts the slow update to the same gate when slow_update_gate_with_selection is on', async () => {
     const { events, directory } = await uninterruptedRun(
       trainingConfig({ optimizer: { slow_update_gate_with_selection: true, learning_rate: 2, min_learning_rate: 1, slow_update_samples: 4 } }),

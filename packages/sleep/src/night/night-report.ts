@@ -9,8 +9,8 @@ export interface HardSoftScore {
   soft: number | null;
 }
 
-/** One gate decision, as the report shows it. */
-export interface NightGateDecision extends StepGate {
+/** One gate decision, as the report shows it: always says whether its scores are partial (a step record says so only when they are). */
+export interface NightGateDecision extends Omit<StepGate, 'partial'> {
   /** The gate stopped before it had scored every validation task: its scores cover only those it saw. */
   partial: boolean;
 }
