@@ -222,6 +222,18 @@ describe('the step page', () => {
     expect(elementsWithTestId(html, 'step-stage-failure')).toHaveLength(rejectedStep.stageFailures.length);
   });
 
+  it('marks a candidate score the early-stopping gate left partial, in the step table and on the step page', () => {
+    const rejectedPoint = report.steps.find((point) => point.outcome === 'rejected')!;
+    const partialPoint = { ...rejectedPoint, gate: { ...rejectedPoint.gate!, partial: { itemsEvaluated: 12, itemsTotal: 30 } } };
+    const runHtml = renderToString(<RunView report={{ ...report, steps: report.steps.map((point) => (point === rejectedPoint ? partialPoint : point)) }} />);
+    expect(elementsWithTestId(runHtml, 'step-candidate-partial').map((element) => element.text)).toEqual(['(partial, 12 of 30 items)']);
+    const partialStep: StepReport = { ...rejectedStep, gate: { ...rejectedStep.gate!, partial: true, itemsEvaluated: 12, itemsTotal: 30 } };
+    const stepHtml = renderToString(<StepView runName="demo" report={partialStep} stepsDone={report.run.stepsDone} skillVersions={report.skillVersions} />);
+    expect(elementWithTestId(stepHtml, 'gate-candidate-partial').text).toBe('(partial, 12 of 30 items)');
+    const fullHtml = renderToString(<StepView runName="demo" report={rejectedStep} stepsDone={report.run.stepsDone} skillVersions={report.skillVersions} />);
+    expect(elementsWithTestId(fullHtml, 'gate-candidate-partial')).toHaveLength(0);
+  });
+
   it('has no next step after the last', async () => {
     const last = (await readStepReport(path.join(folder, 'demo'), report.run.stepsDone))!;
     const html = renderToString(<StepView runName="demo" report={last} stepsDone={report.run.stepsDone} skillVersions={report.skillVersions} />);
