@@ -1,7 +1,6 @@
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { strictDifferenceBounds, strictOutlook, type PendingItemRange } from './gate-bounds.js';
 import type { GateDecision, GateRules } from './gate-decision.js';
-import type { GateItemResult } from './gate-item-result.js';
+import { type GateItemResult, resultsInItemOrder } from './gate-item-result.js';
 import { SCORE_TOLERANCE } from './gate-metric.js';
 import { itemMetricScore } from './gate-scoring.js';
 import { mustPassVeto, noRegressionVeto, type GateVeto } from './gate-vetoes.js';
@@ -70,22 +69,6 @@ function likelyDecisiveOrder<Item extends { id: string }>(
     .map(({ item }) => item);
 }
 
-function inItemOrder<Item extends { id: string }>(chunk: readonly Item[], results: readonly GateItemResult[]): GateItemResult[] {
-  const byId = new Map(results.map((result) => [result.itemId, result]));
-  return chunk.map((item) => {
-    const result = byId.get(item.id);
-    if (result === undefined) {
-      throw new SkillOptError({
-        code: ERROR_CODES.internal,
-        category: 'internal',
-        message: `the strict gate asked for the candidate's result on item "${item.id}" and got none`,
-        details: { itemId: item.id },
-      });
-    }
-    return result;
-  });
-}
-
 /**
  * The `strict` gate, run: the incumbent's results on every item are known up front (from the
  * cache), the candidate's are gathered chunk by chunk, and with `earlyStop` the gate stops as soon
@@ -108,7 +91,7 @@ export async function runStrictGate<Item extends { id: string }>(input: StrictGa
   let chunks = 0;
   const evaluate = async (chunk: Item[]): Promise<void> => {
     if (signal?.aborted) throw signal.reason;
-    candidateResults.push(...inItemOrder(chunk, await input.evaluateCandidate(chunk)));
+    candidateResults.push(...resultsInItemOrder(chunk, await input.evaluateCandidate(chunk), { gate: 'strict', side: 'candidate' }));
     chunks += 1;
   };
   // On every item, in the items' order: the very computation (and summation order) of the full gate.

@@ -1,8 +1,7 @@
 import { forkLatencySlots } from '@skillopt/runtime-kit';
-import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
 import { strictDifferenceBounds, strictOutlook } from './gate-bounds.js';
 import type { GateDecision, GateRules } from './gate-decision.js';
-import type { GateItemResult } from './gate-item-result.js';
+import { type GateItemResult, resultsInItemOrder } from './gate-item-result.js';
 import { mustPassVeto, noRegressionVeto, type GateVeto } from './gate-vetoes.js';
 import { pairItemResults } from './item-pairing.js';
 import { DEFAULT_ALTERNATIVE_WIN_RATE, canStillReach, checkSignTestSettings, countSigns, signTestState, type SignTestState } from './sequential-sign-test.js';
@@ -65,22 +64,6 @@ export interface PairedGateInput<Item extends { id: string }> {
   incumbentResults(items: Item[]): Promise<readonly GateItemResult[]>;
   /** Checked before each chunk: an abort rejects with its reason. */
   signal?: AbortSignal | undefined;
-}
-
-function resultsInItemOrder<Item extends { id: string }>(chunk: readonly Item[], results: readonly GateItemResult[], side: string): GateItemResult[] {
-  const byId = new Map(results.map((result) => [result.itemId, result]));
-  return chunk.map((item) => {
-    const result = byId.get(item.id);
-    if (result === undefined) {
-      throw new SkillOptError({
-        code: ERROR_CODES.internal,
-        category: 'internal',
-        message: `the paired gate asked for the ${side}'s result on item "${item.id}" and got none`,
-        details: { itemId: item.id },
-      });
-    }
-    return result;
-  });
 }
 
 /**
@@ -169,8 +152,8 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
       () => input.evaluateCandidate(chunk),
       () => input.incumbentResults(chunk),
     );
-    const candidateInOrder = resultsInItemOrder(chunk, candidateChunk, 'candidate');
-    const incumbentInOrder = resultsInItemOrder(chunk, incumbentChunk, 'incumbent');
+    const candidateInOrder = resultsInItemOrder(chunk, candidateChunk, { gate: 'paired', side: 'candidate' });
+    const incumbentInOrder = resultsInItemOrder(chunk, incumbentChunk, { gate: 'paired', side: 'incumbent' });
     candidateResults.push(...candidateInOrder);
     incumbentResults.push(...incumbentInOrder);
     chunks += 1;
