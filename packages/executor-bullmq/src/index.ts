@@ -1,0 +1,1 @@
+export { rolloutJobId } from './rollout-job-id.js';

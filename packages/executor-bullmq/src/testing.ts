@@ -1,0 +1,1 @@
+export { type StartRedisServerOptions, startRedisServer, type TestRedisServer } from './testing/redis-server.js';
