@@ -152,6 +152,12 @@ export const evaluationSectionSchema = z.strictObject({
     .default('strict')
     .describe("strict: the candidate's mean must exceed the incumbent's (the original); paired: a per-item paired comparison with an error rate."),
   paired_error_rate: z.number().gt(0).lt(1).default(0.05).describe('Paired gate: the accepted risk of taking a candidate that is not really better.'),
+  paired_futility: z
+    .number()
+    .min(0)
+    .lt(1)
+    .default(0.2)
+    .describe('Paired gate: reject once the predicted chance that the candidate wins on the whole selection split is below this; 0 evaluates on.'),
   paired_chunk_size: wholeNumber(1)
     .default(10)
     .describe('Paired gate, and the strict gate with strict_early_stop: items evaluated between checks, so it can stop early once the answer is clear.'),

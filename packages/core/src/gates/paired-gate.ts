@@ -1,9 +1,11 @@
 import { forkLatencySlots } from '@skillopt/runtime-kit';
+import { type AcceptanceChanceGroup, strictAcceptanceChance } from './acceptance-chance.js';
 import { strictDifferenceBounds, strictOutlook } from './gate-bounds.js';
 import type { GateDecision, GateRules } from './gate-decision.js';
 import { type GateItemResult, resultsInItemOrder } from './gate-item-result.js';
 import { mustPassVeto, noRegressionVeto, type GateVeto } from './gate-vetoes.js';
-import { pairItemResults } from './item-pairing.js';
+import { itemMetricScore } from './gate-scoring.js';
+import { type ItemDelta, pairItemResults } from './item-pairing.js';
 import { DEFAULT_ALTERNATIVE_WIN_RATE, canStillReach, checkSignTestSettings, countSigns, signTestState, type SignTestState } from './sequential-sign-test.js';
 import { decideStrictGate } from './strict-gate.js';
 
@@ -21,6 +23,13 @@ export interface PairedGateSettings {
    * candidate out unless the test said "better", which bounds the false-accept rate by `alpha`.
    */
   onInconclusive?: 'strict' | 'reject';
+  /**
+   * Rejects once the predicted chance that the strict rule would accept on every item
+   * (acceptance-chance.ts) is below this; 0 turns the futility stop off. With it on, the incumbent's
+   * results on every item are asked for up front (the run's cache has them), since the prediction
+   * needs to know which remaining items the incumbent passed and which it failed.
+   */
+  futility?: number;
 }
 
 export const DEFAULT_PAIRED_GATE_SETTINGS: Required<PairedGateSettings> = {
@@ -28,6 +37,7 @@ export const DEFAULT_PAIRED_GATE_SETTINGS: Required<PairedGateSettings> = {
   alpha: 0.05,
   alternativeWinRate: DEFAULT_ALTERNATIVE_WIN_RATE,
   onInconclusive: 'strict',
+  futility: 0.2,
 };
 
 /**
@@ -35,10 +45,11 @@ export const DEFAULT_PAIRED_GATE_SETTINGS: Required<PairedGateSettings> = {
  * - `clearly-better` / `clearly-worse`: the sequential sign test reached a boundary;
  * - `vetoed`: a must-pass item failed or an item regressed under `noRegression`;
  * - `determined`: no item left could change the decision any more;
+ * - `futile`: the predicted chance that the strict rule would accept on every item fell below `futility`;
  * - `inconclusive`: every item used without a verdict, decided by `onInconclusive`;
  * - `gate-off`: `useGate: false`, everything evaluated and recorded, then accepted.
  */
-export type PairedGateOutcome = 'clearly-better' | 'clearly-worse' | 'vetoed' | 'determined' | 'inconclusive' | 'gate-off';
+export type PairedGateOutcome = 'clearly-better' | 'clearly-worse' | 'vetoed' | 'determined' | 'futile' | 'inconclusive' | 'gate-off';
 
 export interface PairedGateDecision extends GateDecision {
   strategy: 'paired';
@@ -86,6 +97,19 @@ function evaluationOrder<Item extends { id: string }>(items: readonly Item[], mu
   return [...items.filter((item) => mustPass.has(item.id)), ...items.filter((item) => !mustPass.has(item.id))];
 }
 
+/** An item the incumbent passed (metric score ≥ ½) or failed: the candidate mostly loses in the first group and gains in the second. */
+function incumbentPassed(incumbentMetricScore: number): boolean {
+  return incumbentMetricScore >= 0.5;
+}
+
+/** The futility stop's groups: the differences seen and the pairable items left, by the incumbent's result. */
+function acceptanceChanceGroups(seen: readonly ItemDelta[], remainingIncumbentScores: readonly number[]): AcceptanceChanceGroup[] {
+  return [true, false].map((passed) => ({
+    seenDeltas: seen.filter((delta) => incumbentPassed(delta.incumbent) === passed).map((delta) => delta.delta),
+    remaining: remainingIncumbentScores.filter((score) => incumbentPassed(score) === passed).length,
+  }));
+}
+
 function describeSignTest(state: SignTestState, alpha: number): string {
   return (
     `${state.wins} win(s), ${state.losses} loss(es), ${state.ties} tie(s); ` +
@@ -114,10 +138,14 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
   if (!Number.isInteger(settings.chunkSize) || settings.chunkSize < 1) {
     throw new RangeError(`the paired gate's chunk size must be a positive integer, got ${settings.chunkSize}`);
   }
+  if (!(settings.futility >= 0 && settings.futility < 1)) throw new RangeError(`the paired gate's futility must be in [0, 1), got ${settings.futility}`);
   const testSettings = { alpha: settings.alpha, alternativeWinRate: settings.alternativeWinRate };
   checkSignTestSettings(testSettings);
 
   const ordered = evaluationOrder(input.items, rules.mustPassItemIds);
+  if (signal?.aborted) throw signal.reason;
+  const futilityOn = rules.useGate && settings.futility > 0;
+  const knownIncumbent = futilityOn ? new Map((await input.incumbentResults([...ordered])).map((result) => [result.itemId, result])) : undefined;
   const candidateResults: GateItemResult[] = [];
   const incumbentResults: GateItemResult[] = [];
   let counts = { wins: 0, losses: 0, ties: 0 };
@@ -148,10 +176,13 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
   for (let start = 0; start < ordered.length; start += chunkSize) {
     if (signal?.aborted) throw signal.reason;
     const chunk = ordered.slice(start, start + chunkSize);
-    const [candidateChunk, incumbentChunk] = await bothSettled(
-      () => input.evaluateCandidate(chunk),
-      () => input.incumbentResults(chunk),
-    );
+    const [candidateChunk, incumbentChunk] =
+      knownIncumbent === undefined
+        ? await bothSettled(
+            () => input.evaluateCandidate(chunk),
+            () => input.incumbentResults(chunk),
+          )
+        : [await input.evaluateCandidate(chunk), chunk.map((item) => knownIncumbent.get(item.id)).filter((result) => result !== undefined)];
     const candidateInOrder = resultsInItemOrder(chunk, candidateChunk, { gate: 'paired', side: 'candidate' });
     const incumbentInOrder = resultsInItemOrder(chunk, incumbentChunk, { gate: 'paired', side: 'incumbent' });
     candidateResults.push(...candidateInOrder);
@@ -224,6 +255,26 @@ export async function runPairedGate<Item extends { id: string }>(input: PairedGa
         `the candidate's lead (${soFar.candidateScore.toFixed(4)} vs ${soFar.incumbentScore.toFixed(4)}) cannot be lost on the remaining item(s)`,
         earlyVetoes,
       );
+    }
+
+    if (knownIncumbent !== undefined) {
+      const remainingIncumbentScores = ordered
+        .slice(candidateResults.length)
+        .map((item) => knownIncumbent.get(item.id))
+        .flatMap((result) => (result?.status === 'scored' ? [itemMetricScore(result, rules)] : []));
+      const chance = strictAcceptanceChance(
+        acceptanceChanceGroups(soFar.itemDeltas, remainingIncumbentScores),
+        soFar.candidate.densityBonus - soFar.incumbent.densityBonus,
+      );
+      if (chance < settings.futility) {
+        return finish(
+          soFar,
+          'futile',
+          false,
+          `the predicted chance that the candidate wins on all items is ${(100 * chance).toFixed(1)} %, below the futility bound of ${(100 * settings.futility).toFixed(1)} % (${describeSignTest(state, settings.alpha)})`,
+          earlyVetoes,
+        );
+      }
     }
   }
 

@@ -26,6 +26,6 @@ export function gateRulesFromConfig(config: SkillOptConfig): GateRules {
 export function gateSettingsFromConfig(config: SkillOptConfig): GateSettings {
   const evaluation = config.evaluation;
   return evaluation.gate_strategy === 'paired'
-    ? { strategy: 'paired', paired: { chunkSize: evaluation.paired_chunk_size, alpha: evaluation.paired_error_rate } }
+    ? { strategy: 'paired', paired: { chunkSize: evaluation.paired_chunk_size, alpha: evaluation.paired_error_rate, futility: evaluation.paired_futility } }
     : { strategy: 'strict', ...(evaluation.strict_early_stop ? { earlyStop: { chunkSize: evaluation.paired_chunk_size } } : {}) };
 }

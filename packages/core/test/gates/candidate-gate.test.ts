@@ -118,13 +118,13 @@ describe('the candidate gate port', () => {
       const evaluator = evaluatorOf({ [INCUMBENT]: () => 0, [CANDIDATE]: (index) => (index < 36 ? 1 : 0) });
       const { gate, events } = gateOver(evaluator, PAIRED, { count: 40 });
       const { decision, candidateScores } = await gate.judge(REQUEST);
-      // Eight straight wins reach the boundary: two chunks of four, then the whole split for the candidate's scores.
+      // The incumbent's results first (the futility stop needs them), then eight straight wins reach the
+      // boundary in two chunks of four, then the whole split for the candidate's scores.
       expect(decision).toMatchObject({ strategy: 'paired', accepted: true, itemsEvaluated: 8, itemsTotal: 40 });
       expect(evaluator.asked.map((call) => [call.skill, call.itemIds.length])).toEqual([
+        ['incumbent', 40],
         ['candidate', 4],
-        ['incumbent', 4],
         ['candidate', 4],
-        ['incumbent', 4],
         ['candidate', 40],
       ]);
       expect(candidateScores).toEqual({ score: 0.9, selectionHard: 0.9, selectionSoft: 0.9 });

@@ -8,7 +8,7 @@ import { simulatePairedGate, type SimulationScenario } from './paired-gate-simul
  */
 const ALPHA = 0.05;
 const TOLERANCE = 0.015;
-const settings = { chunkSize: 6, alpha: ALPHA };
+const settings = { chunkSize: 6, alpha: ALPHA, futility: 0 };
 const itemDifficulty = (random: SeededRandom): number => random.nextFloat();
 
 /** Candidate and incumbent are equally good: every accept is a false accept. */
@@ -56,5 +56,43 @@ describe('paired gate simulation: early stopping on large differences', () => {
     expect(tally.pairedAccepts).toBe(0);
     expect(tally.stoppedEarly / tally.trials).toBeGreaterThanOrEqual(0.99);
     expect(tally.itemsEvaluated / tally.trials).toBeLessThan(30);
+  });
+});
+
+describe('paired gate simulation: the futility stop', () => {
+  // The same seed draws the same trials, so the two gates below judge identical candidates.
+  const withFutility = { ...settings, chunkSize: 10, futility: 0.2 };
+  const without = { ...withFutility, futility: 0 };
+
+  it('only turns accepts into rejections, and accepts a candidate that is no better less often than strict', async () => {
+    const stopped = await simulatePairedGate(nullHard, withFutility, 1000, 23);
+    const full = await simulatePairedGate(nullHard, without, 1000, 23);
+    expect(stopped.pairedAccepts).toBeLessThan(full.pairedAccepts);
+    expect(stopped.pairedAccepts).toBeLessThan(stopped.strictAccepts);
+    // It stops about half of these gates early, on about two thirds of the items on average.
+    expect(stopped.stoppedEarly / stopped.trials).toBeGreaterThan(0.4);
+    expect(stopped.itemsEvaluated).toBeLessThan(0.75 * full.itemsEvaluated);
+  });
+
+  it('evaluates a worse candidate on under half of the items', async () => {
+    const worse: SimulationScenario = { ...nullHard, effect: -0.1 };
+    const stopped = await simulatePairedGate(worse, withFutility, 1000, 22);
+    const full = await simulatePairedGate(worse, without, 1000, 22);
+    expect(stopped.itemsEvaluated).toBeLessThan(0.5 * full.itemsEvaluated);
+    expect(stopped.pairedAccepts).toBeLessThanOrEqual(stopped.strictAccepts);
+  });
+
+  it('works on the soft metric too', async () => {
+    const stopped = await simulatePairedGate(nullSoft, withFutility, 1000, 23);
+    const full = await simulatePairedGate(nullSoft, without, 1000, 23);
+    expect(stopped.pairedAccepts).toBeLessThan(full.pairedAccepts);
+    expect(stopped.itemsEvaluated).toBeLessThan(0.85 * full.itemsEvaluated);
+  });
+
+  it('keeps more than nine in ten of the accepts of a candidate that is really better', async () => {
+    const better: SimulationScenario = { ...nullHard, effect: 0.15 };
+    const stopped = await simulatePairedGate(better, withFutility, 1000, 24);
+    expect(stopped.strictAccepts / stopped.trials).toBeGreaterThan(0.9);
+    expect(stopped.pairedAccepts / stopped.strictAccepts).toBeGreaterThan(0.9);
   });
 });

@@ -16,7 +16,7 @@ async function runPaired(
     candidateSkill: PLAIN_SKILL,
     incumbentSkill: PLAIN_SKILL,
     rules: gateRules,
-    settings: { chunkSize: 4, alpha: 0.05, ...settings },
+    settings: { chunkSize: 4, alpha: 0.05, futility: 0, ...settings },
     evaluateCandidate: sides.evaluateCandidate,
     incumbentResults: sides.incumbentResults,
   });
@@ -67,7 +67,7 @@ describe('paired gate: early stopping', () => {
       candidateSkill: PLAIN_SKILL,
       incumbentSkill: PLAIN_SKILL,
       rules: rules({ metric: 'mixed', mixedWeight: 0.5 }),
-      settings: { chunkSize: 5, alpha: 0.05 },
+      settings: { chunkSize: 5, alpha: 0.05, futility: 0 },
       evaluateCandidate: sides.evaluateCandidate,
       incumbentResults: sides.incumbentResults,
     });
@@ -171,7 +171,7 @@ describe('paired gate: the strict guard on early accepts', () => {
       candidateSkill: PLAIN_SKILL,
       incumbentSkill: PLAIN_SKILL,
       rules: rules({ metric: 'soft' }),
-      settings: { chunkSize: 12, alpha: 0.05 },
+      settings: { chunkSize: 12, alpha: 0.05, futility: 0 },
       evaluateCandidate: sides.evaluateCandidate,
       incumbentResults: sides.incumbentResults,
     });
@@ -191,7 +191,7 @@ describe('paired gate: misuse and abort', () => {
       candidateSkill: PLAIN_SKILL,
       incumbentSkill: PLAIN_SKILL,
       rules: rules(),
-      settings: { chunkSize: 2, alpha: 0.05 },
+      settings: { chunkSize: 2, alpha: 0.05, futility: 0 },
       evaluateCandidate: async (items) => (await sides.evaluateCandidate(items)).slice(1),
       incumbentResults: sides.incumbentResults,
     });
@@ -206,7 +206,7 @@ describe('paired gate: misuse and abort', () => {
       candidateSkill: PLAIN_SKILL,
       incumbentSkill: PLAIN_SKILL,
       rules: rules(),
-      settings: { chunkSize: 2, alpha: 0.05 },
+      settings: { chunkSize: 2, alpha: 0.05, futility: 0 },
       evaluateCandidate: async (items) => {
         controller.abort(new Error('stopped by the test'));
         return sides.evaluateCandidate(items);
@@ -227,7 +227,7 @@ describe('paired gate: misuse and abort', () => {
       candidateSkill: PLAIN_SKILL,
       incumbentSkill: PLAIN_SKILL,
       rules: rules(),
-      settings: { chunkSize: 2, alpha: 0.05 },
+      settings: { chunkSize: 2, alpha: 0.05, futility: 0 },
       evaluateCandidate: async () => {
         throw failure;
       },
