@@ -225,6 +225,34 @@ describe('the Redis rate limiter store', () => {
     await holder;
   });
 
+  it('keeps the slot of a live process past its lease, as the process renews it', async () => {
+    const { clock, now, sleep: countingSleep } = testClock();
+    // A 30 ms lease is renewed every 10 ms of real time; the fake clock moves only after a renewal.
+    const holderStore = storeOnOwnConnection({ now, sleep: countingSleep, leaseMilliseconds: 30 }).store;
+    const waiter = storeOnOwnConnection({ now, sleep: countingSleep, leaseMilliseconds: 30 }).store.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter;
+    const gate = deferred();
+    let holderStarted = false;
+    const holder = holderStore.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter.run(async () => {
+      holderStarted = true;
+      await gate.promise;
+    });
+    await waitUntil(() => holderStarted, 'the holder started');
+    let waiterStarted = false;
+    const waiting = waiter.run(async () => {
+      waiterStarted = true;
+    });
+    const leaseExpiry = async () => Number((await inspector.zrange(keys.active, 0, 0, 'WITHSCORES'))[1]);
+    for (let step = 0; step < 10; step++) {
+      clock.time += 20;
+      await waitUntil(async () => (await leaseExpiry()) === clock.time + 30, 'the lease renewed');
+    }
+    expect(waiterStarted).toBe(false);
+    gate.resolve();
+    await holder;
+    await waiting;
+    expect(waiterStarted).toBe(true);
+  });
+
   it('takes an aborted waiting call out of the queue, so it holds back no one', async () => {
     const first = storeOnOwnConnection().store.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter;
     const second = storeOnOwnConnection().store.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter;
