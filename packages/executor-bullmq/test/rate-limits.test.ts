@@ -195,6 +195,7 @@ describe('the Redis rate limiter store', () => {
     clock.time += 60_000;
     await third;
     expect(await inspector.hvals(keys.tokens)).toEqual(['30']);
+    expect(Number(await inspector.get(keys.tokenTotal))).toBe(30);
   });
 
   it('frees the slot of a killed process once its lease runs out', async () => {
@@ -332,6 +333,32 @@ describe('the Redis rate limiter store', () => {
     await Promise.all(runs);
     expect(contents.length).toBeGreaterThan(0);
     expect(contents.filter((text) => text.includes(credential) || text.includes('REDIS-LEAK') || text.includes('api.openai.com'))).toEqual([]);
+  });
+
+  it('goes on after Redis restarts empty: calls in flight take their slots again, new calls are counted', async () => {
+    const first = storeOnOwnConnection({ leaseMilliseconds: 300 }).store.obtain(SCOPE_KEY, { maxConcurrency: 1, requestsPerMinute: 10 }).limiter;
+    const second = storeOnOwnConnection({ leaseMilliseconds: 300 }).store.obtain(SCOPE_KEY, { maxConcurrency: 1, requestsPerMinute: 10 }).limiter;
+    const gate = deferred();
+    let holderStarted = false;
+    const holder = first.run(async () => {
+      holderStarted = true;
+      await gate.promise;
+    });
+    await waitUntil(() => holderStarted, 'the holder started');
+    await server.kill();
+    await server.start();
+    // The holder's next renewal puts its slot back, so the other process's call waits for it.
+    await waitUntil(async () => (await inspector.zcard(keys.active).catch(() => 0)) === 1, 'the slot taken again');
+    let waiterStarted = false;
+    const waiting = second.run(async () => {
+      waiterStarted = true;
+    });
+    await waitUntil(async () => (await queueLength()) === 1, 'the call queued');
+    expect(waiterStarted).toBe(false);
+    gate.resolve();
+    await holder;
+    await waiting;
+    expect(await inspector.zcard(keys.window)).toBe(1);
   });
 
   it('counts the calls of backends that use processRateLimiters once the store is installed', async () => {

@@ -18,6 +18,8 @@ export interface RateLimitKeys {
   readonly window: string;
   /** What each call of the window is charged: ticket → tokens. */
   readonly tokens: string;
+  /** The sum of `tokens`, kept so that asking costs no walk over the window. */
+  readonly tokenTotal: string;
 }
 
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'skillopt:rate-limits:';
@@ -40,5 +42,6 @@ export function rateLimitKeys(prefix: string, scopeKey: string): RateLimitKeys {
     active: `${base}active`,
     window: `${base}window`,
     tokens: `${base}tokens`,
+    tokenTotal: `${base}token-total`,
   };
 }

@@ -39,7 +39,7 @@ const IDLE_EXPIRY_MS = 3_600_000;
 
 /**
  * Asks to start one call. KEYS: limits, queue, waiters, estimates, sequence, active, window,
- * tokens. ARGV: now, ticket, limits text, max concurrency, requests per minute, tokens per minute
+ * tokens, token total. ARGV: now, ticket, limits text, max concurrency, requests per minute, tokens per minute
  * (-1: unlimited), estimated tokens, lease, waiter lease, window length (milliseconds).
  *
  * Replies { status, wait, requests in window, tokens in window, limits set by another process },
@@ -76,9 +76,15 @@ end
 redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', now)
 for _, old in ipairs(redis.call('ZRANGEBYSCORE', KEYS[7], '-inf', now - windowLength)) do
+  redis.call('INCRBYFLOAT', KEYS[9], -(tonumber(redis.call('HGET', KEYS[8], old)) or 0))
   redis.call('HDEL', KEYS[8], old)
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', now - windowLength)
+local requests = redis.call('ZCARD', KEYS[7])
+-- An empty window starts its sum afresh, so rounding never accumulates.
+if requests == 0 then redis.call('DEL', KEYS[9]) end
+local used = math.max(0, tonumber(redis.call('GET', KEYS[9])) or 0)
+local active = redis.call('ZCARD', KEYS[6])
 
 if not redis.call('ZSCORE', KEYS[2], ticket) then
   redis.call('ZADD', KEYS[2], redis.call('INCR', KEYS[5]), ticket)
@@ -86,19 +92,6 @@ if not redis.call('ZSCORE', KEYS[2], ticket) then
 end
 redis.call('ZADD', KEYS[3], now + waiterLease, ticket)
 for _, key in ipairs(KEYS) do redis.call('PEXPIRE', key, ${IDLE_EXPIRY_MS}) end
-
-local members, starts, charge = {}, {}, {}
-local entries = redis.call('ZRANGE', KEYS[7], 0, -1, 'WITHSCORES')
-for index = 1, #entries, 2 do
-  members[#members + 1] = entries[index]
-  starts[#starts + 1] = tonumber(entries[index + 1])
-end
-local charges = redis.call('HGETALL', KEYS[8])
-for index = 1, #charges, 2 do charge[charges[index]] = tonumber(charges[index + 1]) end
-local used = 0
-for _, member in ipairs(members) do used = used + (charge[member] or 0) end
-local requests = #members
-local active = redis.call('ZCARD', KEYS[6])
 
 -- A call larger than the whole budget waits for an empty window and then goes alone.
 local function needed(tokens)
@@ -111,25 +104,30 @@ end
 
 local rank = redis.call('ZRANK', KEYS[2], ticket)
 if rank > 0 then
-  local ahead = 0
-  for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, rank - 1)) do
-    ahead = ahead + needed(tonumber(redis.call('HGET', KEYS[4], other)) or 0)
-  end
   if maxConcurrency >= 0 and active + rank + 1 > maxConcurrency then return reply('queued', 0) end
   if requestsPerMinute >= 0 and requests + rank + 1 > requestsPerMinute then return reply('queued', 0) end
-  if tokensPerMinute >= 0 and used + ahead + needed(estimated) > tokensPerMinute then return reply('queued', 0) end
+  if tokensPerMinute >= 0 then
+    local ahead = 0
+    for _, other in ipairs(redis.call('ZRANGE', KEYS[2], 0, rank - 1)) do
+      ahead = ahead + needed(tonumber(redis.call('HGET', KEYS[4], other)) or 0)
+    end
+    if used + ahead + needed(estimated) > tokensPerMinute then return reply('queued', 0) end
+  end
 else
   if maxConcurrency >= 0 and active >= maxConcurrency then return reply('busy', 0) end
   local wait = 0
   if requestsPerMinute >= 0 and requests >= requestsPerMinute then
-    wait = math.max(wait, starts[requests - requestsPerMinute + 1] + windowLength - now)
+    local oldest = redis.call('ZRANGE', KEYS[7], requests - requestsPerMinute, requests - requestsPerMinute, 'WITHSCORES')
+    wait = math.max(wait, tonumber(oldest[2]) + windowLength - now)
   end
   if tokensPerMinute >= 0 and used + needed(estimated) > tokensPerMinute then
+    -- How long until enough of the window's oldest charges leave it.
     local remaining = used
-    for index, member in ipairs(members) do
-      remaining = remaining - (charge[member] or 0)
+    local entries = redis.call('ZRANGE', KEYS[7], 0, -1, 'WITHSCORES')
+    for index = 1, #entries, 2 do
+      remaining = remaining - (tonumber(redis.call('HGET', KEYS[8], entries[index])) or 0)
       if remaining + needed(estimated) <= tokensPerMinute then
-        wait = math.max(wait, starts[index] + windowLength - now)
+        wait = math.max(wait, tonumber(entries[index + 1]) + windowLength - now)
         break
       end
     end
@@ -144,6 +142,7 @@ redis.call('ZADD', KEYS[6], now + lease, ticket)
 if requestsPerMinute >= 0 or tokensPerMinute >= 0 then
   redis.call('ZADD', KEYS[7], now, ticket)
   redis.call('HSET', KEYS[8], ticket, ARGV[7])
+  redis.call('INCRBYFLOAT', KEYS[9], estimated)
   requests = requests + 1
   used = used + estimated
 end
@@ -170,11 +169,13 @@ return redis.call('ZREM', KEYS[1], ARGV[1])
 
 /**
  * Replaces a call's estimated charge with what it used, while it is still in the window.
- * KEYS: tokens. ARGV: ticket, tokens.
+ * KEYS: tokens, token total. ARGV: ticket, tokens.
  */
 export const SETTLE_SCRIPT = script(`
-if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+local charged = redis.call('HGET', KEYS[1], ARGV[1])
+if not charged then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('INCRBYFLOAT', KEYS[2], tonumber(ARGV[2]) - tonumber(charged))
 return 1
 `);
 

@@ -123,7 +123,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     const reply = (await runScript(
       connection,
       ADMIT_SCRIPT,
-      [keys.limits, keys.queue, keys.waiters, keys.estimates, keys.sequence, keys.active, keys.window, keys.tokens],
+      [keys.limits, keys.queue, keys.waiters, keys.estimates, keys.sequence, keys.active, keys.window, keys.tokens, keys.tokenTotal],
       [
         clockArgument(),
         ticket,
@@ -182,7 +182,7 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
     const permit: RateLimitPermit = {
       settle(actualTokens) {
         const tokens = tokenCount(actualTokens);
-        const settlement: Promise<void> = runScript(connection, SETTLE_SCRIPT, [keys.tokens], [ticket, tokens])
+        const settlement: Promise<void> = runScript(connection, SETTLE_SCRIPT, [keys.tokens, keys.tokenTotal], [ticket, tokens])
           .then(wakeLocalWaiters, () => undefined)
           .then(() => {
             pendingSettlements.delete(settlement);
