@@ -75,6 +75,8 @@ export function createRedisRateLimiter(options: RedisRateLimiterOptions): RateLi
   }
 
   async function pause(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
+    // Aborted while the last ask was on its way: an abort listener added now would never fire.
+    if (signal?.aborted) return;
     const sleeper = new AbortController();
     const onAbort = (): void => sleeper.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
