@@ -29,7 +29,14 @@ export {
   type RateLimitPermit,
   type RateLimitRunOptions,
 } from './rate-limiter.js';
-export { createInMemoryRateLimiterStore, type RateLimiterStore, type RateLimits, type StoredRateLimiter } from './rate-limiter-store.js';
+export { useRateLimiterStore } from './process-rate-limiter-store.js';
+export {
+  createInMemoryRateLimiterStore,
+  type ObtainRateLimiterOptions,
+  type RateLimiterStore,
+  type RateLimits,
+  type StoredRateLimiter,
+} from './rate-limiter-store.js';
 export { createRateLimiterRegistry, processRateLimiters, type RateLimiterRegistry, type RateLimitScope, rateLimitScopeKey } from './shared-rate-limiters.js';
 export { type TimeoutOptions, withTimeout } from './timeout.js';
 export { ANY_MODEL, type Cost, type CostCalculator, createCostCalculator, type ModelPrice, type PriceTable } from './cost.js';

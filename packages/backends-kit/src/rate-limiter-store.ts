@@ -13,14 +13,24 @@ export interface StoredRateLimiter {
   readonly limits: RateLimits;
 }
 
+export interface ObtainRateLimiterOptions {
+  /**
+   * The error for `limits` that differ from those another process already set for `key`. Only a
+   * store shared between processes meets those, and only once it asks the shared place (when a
+   * call is admitted); the registry checks this process's own limiters itself, at once.
+   */
+  conflictError?: (existing: RateLimits) => Error;
+}
+
 /**
  * Where the shared limiters live. The default keeps them in this process's memory; a distributed
  * executor, whose rollouts run on several machines against one provider account, replaces it with
- * a store whose limiters count in a shared place (Redis, say), behind this same interface.
+ * a store whose limiters count in a shared place (Redis, say), behind this same interface
+ * (`useRateLimiterStore` installs one for the whole process).
  */
 export interface RateLimiterStore {
   /** The limiter kept under `key`, created with `limits` when there is none yet. */
-  obtain(key: string, limits: RateLimits): StoredRateLimiter;
+  obtain(key: string, limits: RateLimits, options?: ObtainRateLimiterOptions): StoredRateLimiter;
   /** The limiter kept under `key`, if one was created. */
   find(key: string): StoredRateLimiter | undefined;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { redactSecretText } from '@skillopt/contract';
 import { backendConfigError } from './backend-config.js';
 import type { RateLimiter, RateLimiterState, RateLimitPermit, RateLimitRunOptions } from './rate-limiter.js';
+import { processRateLimiterStore } from './process-rate-limiter-store.js';
 import { createInMemoryRateLimiterStore, type RateLimiterStore, type RateLimits } from './rate-limiter-store.js';
 
 /**
@@ -58,6 +59,14 @@ function sameLimits(first: RateLimits, second: RateLimits): boolean {
   return LIMIT_NAMES.every(([name]) => first[name] === second[name]);
 }
 
+function conflictingLimitsError(scope: RateLimitScope, existing: RateLimits, requested: RateLimits): Error {
+  return backendConfigError(
+    scope.backendId,
+    `two models reach ${redactSecretText(scope.endpoint)} (${scope.provider}) with the same credential, so they share one rate limit, but they were given different limits (${describeLimits(existing)}; ${describeLimits(requested)}): set the limits once, at the top of the section`,
+    { provider: scope.provider },
+  );
+}
+
 const IMMEDIATE_PERMIT: RateLimitPermit = { settle: () => undefined };
 
 /**
@@ -87,16 +96,14 @@ export function createRateLimiterRegistry(store: RateLimiterStore = createInMemo
       const key = rateLimitScopeKey(scope);
       if (!hasAnyLimit(limits)) return deferringLimiter(store, key, defaults?.limits);
       const existing = store.find(key);
-      if (existing && !sameLimits(existing.limits, limits))
-        throw backendConfigError(
-          scope.backendId,
-          `two models reach ${redactSecretText(scope.endpoint)} (${scope.provider}) with the same credential, so they share one rate limit, but they were given different limits (${describeLimits(existing.limits)}; ${describeLimits(limits)}): set the limits once, at the top of the section`,
-          { provider: scope.provider },
-        );
-      return store.obtain(key, limits).limiter;
+      if (existing && !sameLimits(existing.limits, limits)) throw conflictingLimitsError(scope, existing.limits, limits);
+      return store.obtain(key, limits, { conflictError: (shared) => conflictingLimitsError(scope, shared, limits) }).limiter;
     },
   };
 }
 
-/** The registry every backend of this process uses unless it is handed another one. */
-export const processRateLimiters: RateLimiterRegistry = createRateLimiterRegistry();
+/**
+ * The registry every backend of this process uses unless it is handed another one. Its limiters
+ * live in the store `useRateLimiterStore` installed, by default in this process's memory.
+ */
+export const processRateLimiters: RateLimiterRegistry = createRateLimiterRegistry(processRateLimiterStore);
