@@ -1,4 +1,4 @@
-import type { SleepActionName } from '@skillopt/sleep/commands';
+import { SLEEP_ACTIONS, type SleepAction, type SleepActionName } from '@skillopt/sleep/commands';
 import type { ValueKind } from './argument-checks.js';
 import type { PluginConfig } from './plugin-config.js';
 
@@ -15,8 +15,8 @@ export interface SleepTool {
   action: SleepActionName;
   description: string;
   options: readonly DeclaredOption[];
-  /** Options of which one call may give at most one. */
-  exclusive?: readonly (readonly string[])[];
+  /** Options of which one call may give at most one: Sleep's own groups for the action, and the tool's. */
+  exclusive: readonly (readonly string[])[];
   /** Words the operator's config adds to every call, after the model's options. */
   operatorWords?: readonly string[];
 }
@@ -38,10 +38,28 @@ const NIGHT_OPTIONS: readonly DeclaredOption[] = [
   { option: 'skill', value: path },
 ];
 
+/** A tool as written below: Sleep's exclusive groups are added from the action, `alsoExclusive` holds the tool's own. */
+type SleepToolDefinition = Omit<SleepTool, 'exclusive'> & { alsoExclusive?: readonly (readonly string[])[] };
+
+/**
+ * Sleep's groups of mutually exclusive options for the action, narrowed to the options the tool
+ * declares, so a conflict the command would refuse is refused by the tool, in its own words, first.
+ */
+function sleepExclusiveGroups(action: SleepActionName, options: readonly DeclaredOption[]): string[][] {
+  const declared = new Set(options.map((option) => option.option));
+  const actions: readonly SleepAction[] = SLEEP_ACTIONS;
+  const sleepAction = actions.find((candidate) => candidate.name === action);
+  return (sleepAction?.exclusive ?? []).map((group) => group.filter((option) => declared.has(option))).filter((group) => group.length > 1);
+}
+
+function withExclusiveGroups({ alsoExclusive, ...tool }: SleepToolDefinition): SleepTool {
+  return { ...tool, exclusive: [...sleepExclusiveGroups(tool.action, tool.options), ...(alsoExclusive ?? [])] };
+}
+
 /** The seven tools, given the operator's config: it alone decides `--auto-adopt` and whether `all` may be asked for. */
 export function sleepTools(config: PluginConfig): SleepTool[] {
   const autoAdopt = config.autoAdopt ? ['--auto-adopt'] : [];
-  return [
+  const definitions: SleepToolDefinition[] = [
     {
       name: 'skillopt_status',
       action: 'status',
@@ -62,7 +80,6 @@ export function sleepTools(config: PluginConfig): SleepTool[] {
         { option: 'model', value: name },
         { option: 'out', value: path },
       ],
-      exclusive: [['tasks', 'persona']],
     },
     {
       name: 'skillopt_run',
@@ -76,10 +93,6 @@ export function sleepTools(config: PluginConfig): SleepTool[] {
         { option: 'lookback', value: time },
         { option: 'tasks', value: path },
         { option: 'persona', value: name },
-      ],
-      exclusive: [
-        ['since', 'lookback'],
-        ['tasks', 'persona'],
       ],
       operatorWords: autoAdopt,
     },
@@ -95,7 +108,8 @@ export function sleepTools(config: PluginConfig): SleepTool[] {
         { option: 'all-skills' },
         { option: 'undo' },
       ],
-      exclusive: [['staging', 'skill', 'all-skills', 'undo']],
+      // Sleep refuses two of staging, skill and all-skills; undo with any of them is the tool's own rule.
+      alsoExclusive: [['staging', 'skill', 'all-skills', 'undo']],
     },
     {
       name: 'skillopt_harvest',
@@ -108,10 +122,6 @@ export function sleepTools(config: PluginConfig): SleepTool[] {
         { option: 'since', value: time },
         { option: 'lookback', value: time },
         { option: 'max-sessions', value: count },
-      ],
-      exclusive: [
-        ['project', 'all-projects'],
-        ['since', 'lookback'],
       ],
     },
     {
@@ -136,7 +146,7 @@ export function sleepTools(config: PluginConfig): SleepTool[] {
         ? "Remove a project's scheduled SkillOpt-Sleep night (with all, every project's)."
         : "Remove a project's scheduled SkillOpt-Sleep night.",
       options: [{ option: 'project', value: path }, { option: 'systemd' }, ...(config.unscheduleAll ? [{ option: 'all' }] : [])],
-      exclusive: [['project', 'all']],
     },
   ];
+  return definitions.map(withExclusiveGroups);
 }

@@ -47,7 +47,7 @@ export function optionWords(tool: SleepTool, parameters: readonly ToolParameter[
 
   const values = new Map(parameters.map((parameter) => [parameter, givenValues(parameter, (argumentsGiven as Record<string, unknown>)[parameter.name])]));
   const givenOptions = new Set(parameters.filter((parameter) => (values.get(parameter) ?? []).length > 0).map((parameter) => parameter.option));
-  for (const group of tool.exclusive ?? []) {
+  for (const group of tool.exclusive) {
     const chosen = parameters.filter((parameter) => group.includes(parameter.option) && givenOptions.has(parameter.option));
     if (chosen.length > 1) throw refused(`${tool.name} takes at most one of ${chosen.map((parameter) => parameter.name).join(', ')}.`);
   }
@@ -56,7 +56,7 @@ export function optionWords(tool: SleepTool, parameters: readonly ToolParameter[
   for (const parameter of parameters) {
     let parameterValues = values.get(parameter) ?? [];
     const configKey = CONFIG_DEFAULTS[parameter.option];
-    const alternativeChosen = (tool.exclusive ?? []).some((group) => group.includes(parameter.option) && group.some((option) => givenOptions.has(option)));
+    const alternativeChosen = tool.exclusive.some((group) => group.includes(parameter.option) && group.some((option) => givenOptions.has(option)));
     if (parameterValues.length === 0 && parameter.value !== undefined && configKey !== undefined && config[configKey] !== undefined && !alternativeChosen) {
       checkValue(config[configKey], parameter.value, `the plugin's ${configKey} setting`);
       parameterValues = [config[configKey]];

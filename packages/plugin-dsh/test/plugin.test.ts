@@ -147,6 +147,15 @@ describe('the skillopt plugin in a Cordis context', () => {
     expect(shell.commandLines).toHaveLength(3);
   });
 
+  it("refuses what skillopt-sleep would refuse: Sleep's exclusive options, as the tool declares them", async () => {
+    const { tools, shell } = await recordingPlugin();
+    await expect(tools.call('skillopt_dry_run', { persona: 'researcher', skill: '/tmp/SKILL.md' })).rejects.toThrow(
+      'skillopt_dry_run takes at most one of persona, skill.',
+    );
+    await expect(tools.call('skillopt_run', { since: '2026-12-01', lookback: '24h' })).rejects.toThrow('skillopt_run takes at most one of since, lookback.');
+    expect(shell.commandLines).toHaveLength(0);
+  });
+
   it('leaves out the config default whose alternative the call chose', async () => {
     const { tools, shell } = await recordingPlugin({ project });
     await tools.call('skillopt_harvest', { all_projects: true, lookback: '72h' });
