@@ -14,6 +14,14 @@ export interface RolloutTask {
   workDirectory: string;
   /** Aborted when the run stops: a queued rollout never starts, a running one is told to stop. */
   signal: AbortSignal;
+  /**
+   * The rollout's cache key as text (`rolloutCacheKeyText`): what names the same paid work
+   * wherever it is asked for, so a distributed executor can give it one job across a resume.
+   * Absent when the caller has no cache key (an executor used outside `evaluateSkill`).
+   */
+  rolloutCacheKey?: string;
+  /** The hash of `skill` (`skillHash`), so an executor need not hash it again. */
+  skillHash?: string;
 }
 
 /**
