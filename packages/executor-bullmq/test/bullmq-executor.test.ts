@@ -1,0 +1,172 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Environment, ProviderError, type RolloutContext, type RolloutResult, type Target, type TaskItem } from '@skillopt/contract';
+import { createInProcessExecutor, createMemoryRolloutCache, evaluateSkill, type Executor } from '@skillopt/core';
+import { Queue } from 'bullmq';
+import { createBullmqExecutor, runWorker, type WorkerRun } from '../src/index';
+import { runQueueName } from '../src/redis-keys';
+import { startRedisServer, type TestRedisServer } from '../src/testing';
+
+const items: TaskItem[] = ['alpha', 'beta', 'gamma', 'broken'].map((id) => ({ id, taskType: 'qa' }));
+const target: Target = {
+  kind: 'chat',
+  model: { specificationVersion: 'v1', provider: 'none', modelId: 'none', generate: () => Promise.reject(new Error('unused')) },
+};
+const versions = { '@skillopt/core': '1.0.0', specification: 'v1' };
+
+/** Scores an item by whether the skill names it; "broken" fails as a provider the backend already retried. */
+function scoringEnvironment(onRollout: (item: TaskItem, context: RolloutContext) => Promise<void> = async () => undefined): Environment {
+  return {
+    specificationVersion: 'v1',
+    id: 'scoring',
+    targetKinds: ['chat'],
+    taskTypes: ['qa'],
+    initialSkill: async () => '',
+    loadSplit: async () => items,
+    async rollout(item, context): Promise<RolloutResult> {
+      await onRollout(item, context);
+      if (item.id === 'broken')
+        throw new ProviderError({ code: 'provider-unavailable', provider: 'sim', message: 'the provider is down', retryable: true, attempts: 3 });
+      const hard = context.skill.includes(item.id) ? 1 : 0;
+      return { status: 'scored', id: item.id, taskType: item.taskType, hard, soft: hard, prediction: item.id };
+    },
+  };
+}
+
+describe('the BullMQ executor with a worker', () => {
+  let redis: TestRedisServer;
+  let workDirectory: string;
+  const stops: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis.stop();
+  });
+  beforeEach(() => {
+    workDirectory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-bullmq-'));
+  });
+  afterEach(async () => {
+    for (const stop of stops.splice(0)) await stop();
+    rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  function startWorker(environment: Environment, workerVersions: Record<string, string> = versions, closed: string[] = []) {
+    const controller = new AbortController();
+    const stopped = runWorker({
+      url: redis.url,
+      concurrency: 2,
+      signal: controller.signal,
+      versions: workerVersions,
+      workDirectory,
+      workerName: 'worker-1',
+      discoveryIntervalMs: 20,
+      prepareRun: async (request): Promise<WorkerRun> => ({
+        environment,
+        target,
+        findItem: (itemId) => items.find((item) => item.id === itemId),
+        close: async () => {
+          closed.push(request.runId);
+        },
+      }),
+    });
+    stops.push(async () => {
+      controller.abort();
+      await stopped;
+    });
+  }
+
+  function evaluate(executor: Executor, environment: Environment, signal = new AbortController().signal) {
+    return evaluateSkill({
+      environment,
+      skill: 'knows alpha and gamma',
+      items,
+      target,
+      cache: createMemoryRolloutCache(),
+      concurrency: 4,
+      retries: 1,
+      signal,
+      phase: 'selection',
+      workDirectory,
+      executor,
+    });
+  }
+
+  function createExecutor(runId: string) {
+    const executor = createBullmqExecutor({
+      url: redis.url,
+      runId,
+      config: { env: { name: 'scoring', api_key: 'sk-never-sent-0123456789' } },
+      versions,
+      pollIntervalMs: 20,
+    });
+    stops.push(() => executor.close({ finished: true }));
+    return executor;
+  }
+
+  it('gives the same scores and exclusions as in process, and carries no secret in a job', async () => {
+    const environment = scoringEnvironment();
+    startWorker(environment);
+    const executor = createExecutor('run-same');
+    const distributed = await evaluate(executor, environment);
+    const inProcess = await evaluate(createInProcessExecutor({ maxRolloutsInFlight: 4 }), environment);
+    expect(distributed.items).toEqual(inProcess.items);
+    expect(distributed.items.map((item) => item.status)).toEqual(['scored', 'scored', 'scored', 'excluded']);
+    expect(distributed.items[3]).toMatchObject({
+      error: { code: 'provider-unavailable', message: 'the provider is down (after 3 attempts by the sim backend)' },
+    });
+
+    const queue = new Queue(runQueueName('run-same'), { connection: { url: redis.url } });
+    const [job] = await queue.getJobs(['completed']);
+    await queue.close();
+    expect(job?.data.config).toEqual({ env: { name: 'scoring' } });
+    expect(job?.returnvalue.worker).toBe('worker-1');
+    expect(JSON.stringify(job?.data)).not.toContain('sk-never-sent');
+  });
+
+  it('stops the run with what differs when a worker runs other versions', async () => {
+    const environment = scoringEnvironment();
+    startWorker(environment, { ...versions, '@skillopt/core': '0.9.0' });
+    const executor = createExecutor('run-versions');
+    await expect(evaluate(executor, environment)).rejects.toThrow(
+      "a worker refused the rollout's job: worker-1: this worker's versions differ from the run's (@skillopt/core 1.0.0 on the trainer, 0.9.0 on this worker)",
+    );
+  });
+
+  it('removes waiting jobs and aborts the running ones when the run is aborted, and tears the run down when it finishes', async () => {
+    const started: string[] = [];
+    const aborted: string[] = [];
+    const closed: string[] = [];
+    const environment = scoringEnvironment(
+      (item, context) =>
+        new Promise((_resolve, reject) => {
+          started.push(item.id);
+          context.signal.addEventListener('abort', () => {
+            aborted.push(item.id);
+            reject(context.signal.reason);
+          });
+        }),
+    );
+    startWorker(environment, versions, closed);
+    const executor = createExecutor('run-abort');
+    const controller = new AbortController();
+    const evaluation = evaluate(executor, environment, controller.signal);
+    const queue = new Queue(runQueueName('run-abort'), { connection: { url: redis.url } });
+    while (started.length < 2 || (await queue.getWaitingCount()) < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort(new Error('stopped by the user'));
+    await expect(evaluation).rejects.toThrow('stopped by the user');
+    while (aborted.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect((await queue.getJobCounts('waiting', 'active')).waiting).toBe(0);
+    expect(started).toHaveLength(2);
+    expect(aborted.sort()).toEqual([...started].sort());
+
+    const finishing = createExecutor('run-abort');
+    await finishing.close({ finished: true });
+    stops.pop();
+    while (closed.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toEqual(['run-abort']);
+    await queue.close();
+  });
+});
