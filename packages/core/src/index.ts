@@ -368,6 +368,7 @@ export {
   evaluate,
   type EvaluateOptions,
   type EvaluationReport,
+  type ExecutorRun,
   firstItems,
   type RunSummary,
   stepBatches,

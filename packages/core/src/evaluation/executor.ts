@@ -36,6 +36,8 @@ export interface Executor {
   /** The most rollouts it runs at once. */
   readonly maxRolloutsInFlight: number;
   runRollout(task: RolloutTask): Promise<RolloutResult>;
+  /** Releases what the executor holds (connections, queues) when the run ends; `finished` tells whether it finished or stopped resumably. */
+  close?(outcome: { finished: boolean }): Promise<void>;
 }
 
 /** Runs rollouts in this process, at most `maxRolloutsInFlight` at once, first come first served. */

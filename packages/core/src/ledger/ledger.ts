@@ -28,6 +28,8 @@ export interface LedgerRecordInput {
   outcome?: 'succeeded' | 'failed';
   errorCode?: string;
   warnings?: readonly CallWarning[];
+  /** The worker that made the call, for a call made on another machine (a distributed executor's). */
+  worker?: string;
 }
 
 /** A call about to be made: what the ledger writes before the request leaves the process. */
@@ -199,6 +201,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
         ...(input.errorCode === undefined ? {} : { errorCode: input.errorCode }),
         ...(globalStep === undefined ? {} : { globalStep }),
         ...warningsOf(input.warnings),
+        ...(input.worker === undefined ? {} : { worker: input.worker }),
       };
       write({ line: 'call-recorded', ...entry }).catch(() => undefined);
       return keep(entry);
