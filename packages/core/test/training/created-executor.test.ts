@@ -8,7 +8,7 @@ import { temporaryRunDirectories } from './temporary-run-directories';
 const runDirectory = temporaryRunDirectories('skillopt-created-executor-');
 
 describe('an executor train() creates', () => {
-  it('gets the run id and ledger, may record a worker call, and is closed as finished', async () => {
+  it('gets the run id and ledger, may record the calls of workers, and is closed as finished', async () => {
     const runs: ExecutorRun[] = [];
     const closed: boolean[] = [];
     const directory = runDirectory();
@@ -29,6 +29,9 @@ describe('an executor train() creates', () => {
           usage: { inputTokens: 3, outputTokens: 1 },
           worker: 'host-a:12',
         });
+        run.ledger
+          .begin({ role: 'target', purpose: 'rollout', provider: 'sim', modelId: 'm', estimatedUsage: { inputTokens: 2, outputTokens: 0 }, worker: 'host-b:7' })
+          .failed({ latencyMs: 0, errorCode: 'worker-lost' });
         const inProcess = createInProcessExecutor({ maxRolloutsInFlight: 2 });
         return {
           ...inProcess,
@@ -42,6 +45,9 @@ describe('an executor train() creates', () => {
     expect(runs[0]?.runId).toMatch(/\S/);
     expect(closed).toEqual([true]);
     const lines = await readLedgerFile(`${directory}/ledger.jsonl`);
-    expect(lines.entries.filter((entry) => entry.worker === 'host-a:12')).toHaveLength(1);
+    expect(lines.entries.filter((entry) => entry.worker !== undefined).map((entry) => [entry.worker, entry.outcome])).toEqual([
+      ['host-a:12', 'succeeded'],
+      ['host-b:7', 'failed'],
+    ]);
   });
 });
