@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@skillopt/contract';
-import { dropConfigSecrets, type Executor, type RolloutTask } from '@skillopt/core';
+import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask } from '@skillopt/core';
 import { type Job, Queue } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runQueueName, runSkillsKey } from './redis-keys.js';
+import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { rolloutJobId } from './rollout-job-id.js';
 import { rebuildRolloutError } from './serialized-rollout-error.js';
+import { startWorkerLedgerReader } from './worker-ledger-reader.js';
 
 export interface BullmqExecutorOptions {
   /** The Redis URL; it may carry credentials, which never appear in a message. */
@@ -20,6 +21,8 @@ export interface BullmqExecutorOptions {
   maxRolloutsInFlight?: number;
   /** How often a job's state is looked at while the trainer waits for it (default 250 ms). */
   pollIntervalMs?: number;
+  /** The run's ledger: the workers' paid calls are recorded in it, each with the worker that made it. */
+  ledger?: Ledger;
   /** Told when Redis becomes unreachable, comes back, or lost jobs that are then enqueued again. */
   onNotice?: (message: string) => void;
 }
@@ -57,6 +60,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const config = redactSecrets(dropConfigSecrets(options.config).config);
   const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
   const cancellations = new Set<Promise<void>>();
+  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(connection.duplicate(), runId, options.ledger);
 
   async function enqueue(jobId: string, task: RolloutTask & { skillHash: string }): Promise<void> {
     // Written with every job, not once: a Redis that restarted empty has lost the run and its skills.
@@ -155,7 +159,9 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     },
     async close({ finished }) {
       await Promise.all(cancellations);
+      await ledgerReader?.stop();
       if (finished) {
+        await connection.del(runLedgerStreamKey(runId));
         await queue.obliterate({ force: true }).catch(() => undefined);
         await connection.del(runSkillsKey(runId));
         await connection.srem(ACTIVE_RUNS_KEY, runId);

@@ -1,14 +1,18 @@
 import { hostname } from 'node:os';
 import { ERROR_CODES, type Environment, SkillOptError, type Target, type TaskItem } from '@skillopt/contract';
-import { createInProcessExecutor } from '@skillopt/core';
+import { createInProcessExecutor, meterAgentRunner, meterChatModel } from '@skillopt/core';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
 import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { serializeRolloutError } from './serialized-rollout-error.js';
+import { createStreamingLedger } from './streaming-ledger.js';
 import { describeVersionMismatch } from './version-mismatch.js';
 
-/** A run as a worker prepared it: its env and target made here, with this machine's credentials. */
+/**
+ * A run as a worker prepared it: its env and target made here, with this machine's credentials.
+ * The worker meters the target itself: every call goes to the trainer's ledger.
+ */
 export interface WorkerRun {
   environment: Environment;
   target: Target;
@@ -24,8 +28,6 @@ export interface WorkerRunRequest {
   /** The run's resolved config, without secrets. */
   config: Record<string, unknown>;
   configHash: string;
-  /** Appends one of this run's ledger lines (a paid call made here) to the stream the trainer reads. */
-  recordLedgerLine(line: Record<string, unknown>): Promise<void>;
 }
 
 export interface RunWorkerOptions {
@@ -74,19 +76,24 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     const key = `${data.runId}\n${data.configHash}`;
     let prepared = preparedRuns.get(key);
     if (prepared === undefined) {
-      prepared = options.prepareRun({
-        runId: data.runId,
-        config: data.config,
-        configHash: data.configHash,
-        recordLedgerLine: async (line) => {
-          await connection.xadd(runLedgerStreamKey(data.runId), '*', 'line', JSON.stringify({ ...line, worker: workerName }));
-        },
-      });
+      prepared = options.prepareRun({ runId: data.runId, config: data.config, configHash: data.configHash }).then((run) => ({
+        ...run,
+        target: meteredTarget(run.target, data.runId),
+      }));
       // A preparation that failed is tried again by the next job, not cached.
       prepared.catch(() => preparedRuns.delete(key));
       preparedRuns.set(key, prepared);
     }
     return prepared;
+  }
+
+  function meteredTarget(target: Target, runId: string): Target {
+    const ledger = createStreamingLedger(async (line) => {
+      await connection.xadd(runLedgerStreamKey(runId), '*', 'line', JSON.stringify(line));
+    }, workerName);
+    return target.kind === 'chat'
+      ? { kind: 'chat', model: meterChatModel(target.model, { role: 'target', ledger }) }
+      : { kind: 'agent', runner: meterAgentRunner(target.runner, { role: 'target', ledger }) };
   }
 
   async function processJob(job: { id?: string | undefined; data: RolloutJobData }): Promise<RolloutJobOutcome> {

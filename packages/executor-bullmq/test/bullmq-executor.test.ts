@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Environment, ProviderError, type RolloutContext, type RolloutResult, type Target, type TaskItem } from '@skillopt/contract';
-import { createInProcessExecutor, createMemoryRolloutCache, evaluateSkill, type Executor } from '@skillopt/core';
+import { createInProcessExecutor, createLedger, createMemoryRolloutCache, evaluateSkill, type Executor, type Ledger } from '@skillopt/core';
 import { Queue } from 'bullmq';
 import { createBullmqExecutor, runWorker, type WorkerRun } from '../src/index';
 import { runQueueName } from '../src/redis-keys';
@@ -11,7 +11,12 @@ import { startRedisServer, type TestRedisServer } from '../src/testing';
 const items: TaskItem[] = ['alpha', 'beta', 'gamma', 'broken'].map((id) => ({ id, taskType: 'qa' }));
 const target: Target = {
   kind: 'chat',
-  model: { specificationVersion: 'v1', provider: 'none', modelId: 'none', generate: () => Promise.reject(new Error('unused')) },
+  model: {
+    specificationVersion: 'v1',
+    provider: 'none',
+    modelId: 'none',
+    generate: async () => ({ text: 'answer', usage: { inputTokens: 7, outputTokens: 2 }, finishReason: 'stop' }),
+  },
 };
 const versions = { '@skillopt/core': '1.0.0', specification: 'v1' };
 
@@ -94,13 +99,14 @@ describe('the BullMQ executor with a worker', () => {
     });
   }
 
-  function createExecutor(runId: string) {
+  function createExecutor(runId: string, ledger?: Ledger) {
     const executor = createBullmqExecutor({
       url: redis.url,
       runId,
       config: { env: { name: 'scoring', api_key: 'sk-never-sent-0123456789' } },
       versions,
       pollIntervalMs: 20,
+      ...(ledger === undefined ? {} : { ledger }),
     });
     stops.push(() => executor.close({ finished: true }));
     return executor;
@@ -124,6 +130,22 @@ describe('the BullMQ executor with a worker', () => {
     expect(job?.data.config).toEqual({ env: { name: 'scoring' } });
     expect(job?.returnvalue.worker).toBe('worker-1');
     expect(JSON.stringify(job?.data)).not.toContain('sk-never-sent');
+  });
+
+  it("records every paid call a worker made in the trainer's ledger, with the worker's name", async () => {
+    const environment = scoringEnvironment(async (_item, context) => {
+      if (context.target.kind === 'chat') await context.target.model.generate({ messages: [{ role: 'user', content: 'question' }], purpose: 'rollout' });
+    });
+    startWorker(environment);
+    const ledger = createLedger({});
+    const executor = createExecutor('run-ledger', ledger);
+    await evaluate(executor, environment);
+    await executor.close({ finished: true });
+    stops.pop();
+    // One call per item ("broken" fails after its call, and is excluded without another attempt).
+    expect(ledger.entries().map((entry) => [entry.worker, entry.outcome, entry.usage.inputTokens])).toEqual(
+      Array.from({ length: 4 }, () => ['worker-1', 'succeeded', 7]),
+    );
   });
 
   it('stops the run with what differs when a worker runs other versions', async () => {
