@@ -2,5 +2,6 @@ export { type BullmqExecutor, type BullmqExecutorOptions, createBullmqExecutor }
 export { displayRedisUrl } from './redis-connection.js';
 export type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 export { rolloutJobId } from './rollout-job-id.js';
+export { runVersions } from './run-versions.js';
 export { type RunWorkerOptions, runWorker, type WorkerRun, type WorkerRunRequest } from './rollout-worker.js';
 export { rebuildRolloutError, type SerializedRolloutError, serializeRolloutError } from './serialized-rollout-error.js';

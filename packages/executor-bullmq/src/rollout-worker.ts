@@ -18,6 +18,8 @@ export interface WorkerRun {
   target: Target;
   /** The item of this id from the worker's own copy of the datasets. */
   findItem(itemId: string): TaskItem | undefined;
+  /** This worker's package and specification versions for the run (`runVersions`): a job of a trainer with others is refused. */
+  versions: Readonly<Record<string, string>>;
   /** Releases what preparing it took; called when the run finishes or the worker stops. */
   close?(): Promise<void>;
 }
@@ -37,8 +39,6 @@ export interface RunWorkerOptions {
   concurrency: number;
   /** Aborting it stops taking jobs; the running ones finish first. */
   signal: AbortSignal;
-  /** This worker's package and specification versions: a job of a run with others is refused. */
-  versions: Readonly<Record<string, string>>;
   /** Prepares a run (once per run and config hash), e.g. with core's `prepareRun`. */
   prepareRun(request: WorkerRunRequest): Promise<WorkerRun>;
   /** The parent of the rollouts' work directories. */
@@ -98,13 +98,13 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
 
   async function processJob(job: { id?: string | undefined; data: RolloutJobData }): Promise<RolloutJobOutcome> {
     const { data } = job;
-    const mismatch = describeVersionMismatch(data.versions, options.versions);
-    if (mismatch !== undefined) throw new UnrecoverableError(`${workerName}: ${mismatch}`);
     const controller = new AbortController();
     const jobId = job.id ?? '';
     activeJobs.set(jobId, controller);
     try {
       const run = await preparedRunFor(data);
+      const mismatch = describeVersionMismatch(data.versions, run.versions);
+      if (mismatch !== undefined) throw new UnrecoverableError(`${workerName}: ${mismatch}`);
       const skill = await connection.hget(runSkillsKey(data.runId), `skill:${data.skillHash}`);
       if (skill === null)
         throw new SkillOptError({
@@ -132,6 +132,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       });
       return { worker: workerName, result };
     } catch (error) {
+      if (error instanceof UnrecoverableError) throw error;
       return { worker: workerName, error: serializeRolloutError(error) };
     } finally {
       activeJobs.delete(jobId);

@@ -64,11 +64,11 @@ describe('the BullMQ executor with a worker', () => {
       url: redis.url,
       concurrency: 2,
       signal: controller.signal,
-      versions: workerVersions,
       workDirectory,
       workerName: 'worker-1',
       discoveryIntervalMs: 20,
       prepareRun: async (request): Promise<WorkerRun> => ({
+        versions: workerVersions,
         environment,
         target,
         findItem: (itemId) => items.find((item) => item.id === itemId),
