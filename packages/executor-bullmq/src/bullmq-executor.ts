@@ -86,8 +86,9 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     const job: Job<RolloutJobData, RolloutJobOutcome> | undefined = await queue.getJob(jobId);
     if (job === undefined) return { state: 'missing' };
     const state = await job.getState();
-    if (state === 'completed') return { state: 'done', outcome: job.returnvalue };
-    if (state === 'failed') return { state: 'failed', reason: job.failedReason };
+    // The job was read before its state: one that finished in between is read again at the next look.
+    if (state === 'completed') return job.returnvalue == null ? { state: 'pending' } : { state: 'done', outcome: job.returnvalue };
+    if (state === 'failed') return job.failedReason == null ? { state: 'pending' } : { state: 'failed', reason: job.failedReason };
     if (state === 'unknown') return { state: 'missing' };
     return { state: 'pending' };
   }
@@ -118,6 +119,12 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     let enqueued = false;
     for (;;) {
       const found = await outcomeOf(jobId);
+      if (!enqueued && isStale(found)) {
+        // Left by an earlier session (a resumed run, an attempt that was aborted): only a scored
+        // result is worth keeping; anything else is run again.
+        await queue.remove(jobId).catch(() => undefined);
+        continue;
+      }
       if (found.state === 'done') return found.outcome;
       if (found.state === 'failed') {
         // Only what BullMQ itself failed gets here (a refused version, a job stalled too often):
@@ -171,6 +178,13 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       connection.disconnect();
     },
   };
+}
+
+/** Whether a finished job found before this attempt enqueued anything is of no use to it. */
+function isStale(found: { state: string; outcome?: RolloutJobOutcome }): boolean {
+  if (found.state === 'failed') return true;
+  if (found.state !== 'done' || found.outcome === undefined) return false;
+  return !('result' in found.outcome && found.outcome.result.status === 'scored');
 }
 
 /**

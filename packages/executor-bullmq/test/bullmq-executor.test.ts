@@ -148,6 +148,20 @@ describe('the BullMQ executor with a worker', () => {
     );
   });
 
+  it('a resumed trainer takes the scored results of finished jobs and runs only the rest again', async () => {
+    const rolledOut: string[] = [];
+    const environment = scoringEnvironment(async (item) => {
+      rolledOut.push(item.id);
+    });
+    startWorker(environment);
+    const first = await evaluate(createExecutor('run-resumed'), environment);
+    expect(rolledOut.sort()).toEqual(['alpha', 'beta', 'broken', 'gamma']);
+    rolledOut.length = 0;
+    const resumed = await evaluate(createExecutor('run-resumed'), environment);
+    expect(rolledOut).toEqual(['broken']);
+    expect(resumed.items).toEqual(first.items);
+  });
+
   it('stops the run with what differs when a worker runs other versions', async () => {
     const environment = scoringEnvironment();
     startWorker(environment, { ...versions, '@skillopt/core': '0.9.0' });
