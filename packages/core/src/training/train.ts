@@ -17,6 +17,7 @@ import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import { redactSecrets } from '@skillopt/contract';
 import { createEventBus } from '../events/event-bus.js';
 import { createEventsFileSink } from '../events/events-file.js';
+import type { RunEventEmitter } from '../events/run-event-input.js';
 import { budgetsFromConfig } from '../ledger/config-budgets.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
@@ -78,10 +79,11 @@ export interface TrainOptions {
   simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
 }
 
-/** What `createExecutor` is given: the run's id and the ledger its rollouts' calls go to. */
+/** What `createExecutor` is given: the run's id, the ledger its rollouts' calls go to, and where its events go. */
 export interface ExecutorRun {
   runId: string;
   ledger: Ledger;
+  emit: RunEventEmitter;
 }
 
 /** The optimizer agent a config in agent mode needs, accepted; none in chat mode. */
@@ -174,7 +176,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const cache = createFileRolloutCache({ directory: store.pathOf('rollouts') });
 
   const executor =
-    options.createExecutor?.({ runId: store.runId, ledger }) ??
+    options.createExecutor?.({ runId: store.runId, ledger, emit }) ??
     options.executor ??
     createInProcessExecutor({ maxRolloutsInFlight: rolloutConcurrencyOf(config, target) });
   let finished = false;

@@ -43,6 +43,7 @@ describe('an executor train() creates', () => {
     });
     expect(runs).toHaveLength(1);
     expect(runs[0]?.runId).toMatch(/\S/);
+    expect(runs[0]?.emit).toBeInstanceOf(Function);
     expect(closed).toEqual([true]);
     const lines = await readLedgerFile(`${directory}/ledger.jsonl`);
     expect(lines.entries.filter((entry) => entry.worker !== undefined).map((entry) => [entry.worker, entry.outcome])).toEqual([
