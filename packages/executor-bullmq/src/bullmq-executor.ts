@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@skillopt/contract';
-import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask } from '@skillopt/core';
+import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask, type RunEventEmitter } from '@skillopt/core';
 import { type Job, Queue } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
 import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { rolloutJobId } from './rollout-job-id.js';
 import { rebuildRolloutError } from './serialized-rollout-error.js';
+import { startJobCounter } from './job-counter.js';
 import { startWorkerLedgerReader } from './worker-ledger-reader.js';
 
 export interface BullmqExecutorOptions {
@@ -23,6 +24,10 @@ export interface BullmqExecutorOptions {
   pollIntervalMs?: number;
   /** The run's ledger: the workers' paid calls are recorded in it, each with the worker that made it. */
   ledger?: Ledger;
+  /** Receives a `rollout-jobs-counted` event as the counts change, and a `usage-recorded` event per worker call. */
+  onEvent?: RunEventEmitter;
+  /** How often the jobs are counted for `onEvent` (default 1000 ms). */
+  countIntervalMs?: number;
   /** Told when Redis becomes unreachable, comes back, or lost jobs that are then enqueued again. */
   onNotice?: (message: string) => void;
 }
@@ -60,7 +65,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const config = redactSecrets(dropConfigSecrets(options.config).config);
   const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
   const cancellations = new Set<Promise<void>>();
-  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(connection.duplicate(), runId, options.ledger);
+  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(connection.duplicate(), runId, options.ledger, options.onEvent);
+  const counter = options.onEvent === undefined ? undefined : startJobCounter(queue, options.onEvent, options.countIntervalMs ?? 1000);
 
   async function enqueue(jobId: string, task: RolloutTask & { skillHash: string }): Promise<void> {
     // Written with every job, not once: a Redis that restarted empty has lost the run and its skills.
@@ -155,6 +161,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       task.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const outcome = await waitForOutcome(jobId, keyed);
+        counter?.countDone(outcome.worker);
         if ('result' in outcome && outcome.result.status === 'scored') return outcome.result;
         // Only a scored result is kept: after an errored one, the next attempt enqueues the rollout again.
         await queue.remove(jobId).catch(() => undefined);
@@ -166,6 +173,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     },
     async close({ finished }) {
       await Promise.all(cancellations);
+      await counter?.stop();
       await ledgerReader?.stop();
       if (finished) {
         await connection.del(runLedgerStreamKey(runId));

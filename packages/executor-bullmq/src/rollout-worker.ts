@@ -143,6 +143,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     if (runWorkers.has(runId) || options.signal.aborted) return;
     const worker = new Worker<RolloutJobData, RolloutJobOutcome>(runQueueName(runId), processJob, {
       connection,
+      // Recorded as the job's `processedBy`: the trainer counts each worker's running jobs by it.
+      name: workerName,
       concurrency: options.concurrency,
       ...(options.lockDurationMs === undefined ? {} : { lockDuration: options.lockDurationMs }),
       ...(options.stalledIntervalMs === undefined ? {} : { stalledInterval: options.stalledIntervalMs }),

@@ -1,4 +1,4 @@
-import type { Ledger, StartedCall } from '@skillopt/core';
+import { type Ledger, type RunEventEmitter, type StartedCall, usageRecordedEvent } from '@skillopt/core';
 import type { Redis } from 'ioredis';
 import { runLedgerStreamKey } from './redis-keys.js';
 import type { WorkerLedgerLine } from './worker-ledger-line.js';
@@ -17,7 +17,7 @@ const UNFINISHED_WORKER_CALL = 'worker-call-unfinished';
  * other command): each line is recorded in `ledger` with the worker that made the call, then
  * deleted from the stream, so a resumed trainer records no line twice.
  */
-export function startWorkerLedgerReader(connection: Redis, runId: string, ledger: Ledger): WorkerLedgerReader {
+export function startWorkerLedgerReader(connection: Redis, runId: string, ledger: Ledger, emit?: RunEventEmitter): WorkerLedgerReader {
   const key = runLedgerStreamKey(runId);
   const started = new Map<string, StartedCall>();
   const estimates = new Map<string, Extract<WorkerLedgerLine, { kind: 'started' }>['estimatedUsage']>();
@@ -35,9 +35,13 @@ export function startWorkerLedgerReader(connection: Redis, runId: string, ledger
     if (call === undefined) return;
     started.delete(line.callId);
     estimates.delete(line.callId);
-    if (line.outcome === 'succeeded')
-      call.succeeded({ usage: line.usage, latencyMs: line.latencyMs, ...(line.warnings === undefined ? {} : { warnings: line.warnings }) });
-    else call.failed({ usage: line.usage, latencyMs: line.latencyMs, errorCode: line.errorCode ?? 'unknown' });
+    if (line.outcome === 'failed') {
+      call.failed({ usage: line.usage, latencyMs: line.latencyMs, errorCode: line.errorCode ?? 'unknown' });
+      return;
+    }
+    // As a metered model on the trainer would: a finished call is told to the progress display and --json.
+    const entry = call.succeeded({ usage: line.usage, latencyMs: line.latencyMs, ...(line.warnings === undefined ? {} : { warnings: line.warnings }) });
+    emit?.(usageRecordedEvent(entry));
   }
 
   async function readOnce(blockMs: number | undefined): Promise<number> {

@@ -2,7 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Environment, ProviderError, type RolloutContext, type RolloutResult, type Target, type TaskItem } from '@skillopt/contract';
-import { createInProcessExecutor, createLedger, createMemoryRolloutCache, evaluateSkill, type Executor, type Ledger } from '@skillopt/core';
+import {
+  createInProcessExecutor,
+  createLedger,
+  createMemoryRolloutCache,
+  evaluateSkill,
+  type Executor,
+  type Ledger,
+  type RunEventEmitter,
+  type RunEventInput,
+} from '@skillopt/core';
 import { Queue } from 'bullmq';
 import { createBullmqExecutor, runWorker, type WorkerRun } from '../src/index';
 import { runQueueName } from '../src/redis-keys';
@@ -99,7 +108,7 @@ describe('the BullMQ executor with a worker', () => {
     });
   }
 
-  function createExecutor(runId: string, ledger?: Ledger) {
+  function createExecutor(runId: string, ledger?: Ledger, onEvent?: RunEventEmitter) {
     const executor = createBullmqExecutor({
       url: redis.url,
       runId,
@@ -107,6 +116,7 @@ describe('the BullMQ executor with a worker', () => {
       versions,
       pollIntervalMs: 20,
       ...(ledger === undefined ? {} : { ledger }),
+      ...(onEvent === undefined ? {} : { onEvent, countIntervalMs: 10 }),
     });
     stops.push(() => executor.close({ finished: true }));
     return executor;
@@ -132,16 +142,20 @@ describe('the BullMQ executor with a worker', () => {
     expect(JSON.stringify(job?.data)).not.toContain('sk-never-sent');
   });
 
-  it("records every paid call a worker made in the trainer's ledger, with the worker's name", async () => {
+  it("records every paid call a worker made in the trainer's ledger, with the worker's name, and counts the jobs per worker", async () => {
     const environment = scoringEnvironment(async (_item, context) => {
       if (context.target.kind === 'chat') await context.target.model.generate({ messages: [{ role: 'user', content: 'question' }], purpose: 'rollout' });
     });
     startWorker(environment);
     const ledger = createLedger({});
-    const executor = createExecutor('run-ledger', ledger);
+    const events: RunEventInput[] = [];
+    const executor = createExecutor('run-ledger', ledger, (event) => events.push(event));
     await evaluate(executor, environment);
     await executor.close({ finished: true });
     stops.pop();
+    expect(events.filter((event) => event.type === 'usage-recorded')).toHaveLength(4);
+    const counts = events.filter((event) => event.type === 'rollout-jobs-counted');
+    expect(counts.at(-1)).toEqual({ type: 'rollout-jobs-counted', queued: 0, workers: [{ worker: 'worker-1', running: 0, done: 4 }] });
     // One call per item ("broken" fails after its call, and is excluded without another attempt).
     expect(ledger.entries().map((entry) => [entry.worker, entry.outcome, entry.usage.inputTokens])).toEqual(
       Array.from({ length: 4 }, () => ['worker-1', 'succeeded', 7]),

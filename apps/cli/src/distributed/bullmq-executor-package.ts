@@ -1,5 +1,5 @@
 import type { Environment, Target, TaskItem } from '@skillopt/contract';
-import { type Executor, importExecutorPackage, type Ledger, type PackageResolver, type PreparedRun } from '@skillopt/core';
+import { type Executor, importExecutorPackage, type Ledger, type PackageResolver, type PreparedRun, type RunEventEmitter } from '@skillopt/core';
 
 /** A run as `skillopt worker` prepares it for @skillopt/executor-bullmq's `runWorker`. */
 interface WorkerRun {
@@ -21,6 +21,7 @@ export interface BullmqExecutorModule {
     config: Record<string, unknown>;
     versions: Readonly<Record<string, string>>;
     ledger?: Ledger;
+    onEvent?: RunEventEmitter;
     onNotice?: (message: string) => void;
   }): Executor;
   runWorker(options: {

@@ -15,7 +15,15 @@ export async function distributedExecutorOf(
   const bullmq = await loadBullmqExecutor(options.resolver);
   const versions = bullmq.runVersions(run);
   return {
-    createExecutor: ({ runId, ledger }: ExecutorRun) =>
-      bullmq.createBullmqExecutor({ url, runId, config: run.config as unknown as Record<string, unknown>, versions, ledger, onNotice: options.notice }),
+    createExecutor: ({ runId, ledger, emit }: ExecutorRun) =>
+      bullmq.createBullmqExecutor({
+        url,
+        runId,
+        config: run.config as unknown as Record<string, unknown>,
+        versions,
+        ledger,
+        onEvent: emit,
+        onNotice: options.notice,
+      }),
   };
 }
