@@ -28,6 +28,8 @@ export interface BullmqExecutorOptions {
   onEvent?: RunEventEmitter;
   /** How often the jobs are counted for `onEvent` (default 1000 ms). */
   countIntervalMs?: number;
+  /** How long closing waits for Redis before it lets go (default 10 000 ms). */
+  closeTimeoutMs?: number;
   /** Told when Redis becomes unreachable, comes back, or lost jobs that are then enqueued again. */
   onNotice?: (message: string) => void;
 }
@@ -172,17 +174,33 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       }
     },
     async close({ finished }) {
-      await Promise.all(cancellations);
-      await counter?.stop();
-      await ledgerReader?.stop();
-      if (finished) {
-        await connection.del(runLedgerStreamKey(runId));
-        await queue.obliterate({ force: true }).catch(() => undefined);
-        await connection.del(runSkillsKey(runId));
-        await connection.srem(ACTIVE_RUNS_KEY, runId);
-        await connection.publish(RUN_FINISHED_CHANNEL, runId);
-      }
-      await queue.close();
+      const cleanUp = async () => {
+        await Promise.all(cancellations);
+        await counter?.stop();
+        await ledgerReader?.stop();
+        if (finished) {
+          await connection.del(runLedgerStreamKey(runId));
+          await queue.obliterate({ force: true }).catch(() => undefined);
+          await connection.del(runSkillsKey(runId));
+          await connection.srem(ACTIVE_RUNS_KEY, runId);
+          await connection.publish(RUN_FINISHED_CHANNEL, runId);
+        }
+        await queue.close();
+      };
+      // A Redis that is away when the run ends must not hold the trainer: what it still holds is
+      // cleaned up by a resumed run, or stays until the queue is removed.
+      let timer: NodeJS.Timeout | undefined;
+      const cleanedUp = await Promise.race([
+        cleanUp().then(
+          () => true,
+          () => false,
+        ),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), options.closeTimeoutMs ?? 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!cleanedUp) notice(`Redis did not answer while run ${runId} was closed; its jobs in Redis are left as they are`);
       connection.disconnect();
     },
   };

@@ -176,6 +176,23 @@ describe('the BullMQ executor with a worker', () => {
     expect(resumed.items).toEqual(first.items);
   });
 
+  it('lets go of a Redis that is away when the run is closed, and says so', async () => {
+    const lost = await startRedisServer();
+    const notices: string[] = [];
+    const executor = createBullmqExecutor({
+      url: lost.url,
+      runId: 'run-lost',
+      config: {},
+      versions,
+      closeTimeoutMs: 50,
+      onNotice: (notice) => notices.push(notice),
+    });
+    await lost.kill();
+    await executor.close({ finished: true });
+    await lost.stop();
+    expect(notices).toContain('Redis did not answer while run run-lost was closed; its jobs in Redis are left as they are');
+  });
+
   it('stops the run with what differs when a worker runs other versions', async () => {
     const environment = scoringEnvironment();
     startWorker(environment, { ...versions, '@skillopt/core': '0.9.0' });
