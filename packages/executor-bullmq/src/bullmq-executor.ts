@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@skillopt/contract';
 import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask, type RunEventEmitter } from '@skillopt/core';
+import { latencySlotRecorder } from '@skillopt/runtime-kit';
 import { type Job, Queue } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
 import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
@@ -158,12 +159,15 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       if (task.rolloutCacheKey === undefined || task.skillHash === undefined)
         throw new Error('the BullMQ executor needs each rollout task to carry its cache key and skill hash (core sets them in evaluateSkill)');
       const jobId = rolloutJobId(runId, task.rolloutCacheKey);
+      // Bound to the chain of work that asked for the rollout, as a metered call here would be.
+      const countLatencySlot = latencySlotRecorder();
       const keyed = { ...task, skillHash: task.skillHash };
       const onAbort = () => cancelInBackground(jobId);
       task.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const outcome = await waitForOutcome(jobId, keyed);
         counter?.countDone(outcome.worker);
+        for (let slot = 0; slot < (outcome.latencySlots ?? 0); slot += 1) countLatencySlot();
         if ('result' in outcome && outcome.result.status === 'scored') return outcome.result;
         // Only a scored result is kept: after an errored one, the next attempt enqueues the rollout again.
         await queue.remove(jobId).catch(() => undefined);

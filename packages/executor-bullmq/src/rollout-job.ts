@@ -24,4 +24,8 @@ export interface RolloutJobData {
  * the trainer, which classifies it exactly as in process (BullMQ's own retries stay off; core
  * owns the retries).
  */
-export type RolloutJobOutcome = { worker: string } & ({ result: RolloutResult } | { error: SerializedRolloutError });
+export type RolloutJobOutcome = {
+  worker: string;
+  /** The rollout's calls on the worker as latency slots (runtime-kit), for the trainer's critical path. */
+  latencySlots?: number;
+} & ({ result: RolloutResult } | { error: SerializedRolloutError });

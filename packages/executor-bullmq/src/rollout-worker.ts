@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { ERROR_CODES, type Environment, SkillOptError, type Target, type TaskItem } from '@skillopt/contract';
 import { createInProcessExecutor, meterAgentRunner, meterChatModel } from '@skillopt/core';
+import { type LatencySlotTally, measureLatencySlots } from '@skillopt/runtime-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
 import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
@@ -99,6 +100,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   async function processJob(job: { id?: string | undefined; data: RolloutJobData }): Promise<RolloutJobOutcome> {
     const { data } = job;
     const controller = new AbortController();
+    // The rollout's own critical path in calls: its metered calls count into it.
+    const tally: LatencySlotTally = { slots: 0, calls: 0 };
     const jobId = job.id ?? '';
     activeJobs.set(jobId, controller);
     try {
@@ -120,20 +123,22 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
           category: 'user',
           message: `the worker ${workerName} has no item "${data.itemId}" in its datasets of the env "${run.environment.id}": every worker needs the same datasets, at the paths the config names`,
         });
-      const result = await executor.runRollout({
-        environment: run.environment,
-        item,
-        skill,
-        target: run.target,
-        sampleIndex: data.sampleIndex,
-        ...(data.phase === undefined ? {} : { phase: data.phase }),
-        workDirectory: options.workDirectory,
-        signal: controller.signal,
-      });
-      return { worker: workerName, result };
+      const result = await measureLatencySlots(tally, () =>
+        executor.runRollout({
+          environment: run.environment,
+          item,
+          skill,
+          target: run.target,
+          sampleIndex: data.sampleIndex,
+          ...(data.phase === undefined ? {} : { phase: data.phase }),
+          workDirectory: options.workDirectory,
+          signal: controller.signal,
+        }),
+      );
+      return { worker: workerName, latencySlots: tally.slots, result };
     } catch (error) {
       if (error instanceof UnrecoverableError) throw error;
-      return { worker: workerName, error: serializeRolloutError(error) };
+      return { worker: workerName, latencySlots: tally.slots, error: serializeRolloutError(error) };
     } finally {
       activeJobs.delete(jobId);
     }

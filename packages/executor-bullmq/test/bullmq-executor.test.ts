@@ -12,6 +12,7 @@ import {
   type RunEventEmitter,
   type RunEventInput,
 } from '@skillopt/core';
+import { type LatencySlotTally, measureLatencySlots } from '@skillopt/runtime-kit';
 import { Queue } from 'bullmq';
 import { createBullmqExecutor, runWorker, type WorkerRun } from '../src/index';
 import { runQueueName } from '../src/redis-keys';
@@ -150,7 +151,10 @@ describe('the BullMQ executor with a worker', () => {
     const ledger = createLedger({});
     const events: RunEventInput[] = [];
     const executor = createExecutor('run-ledger', ledger, (event) => events.push(event));
-    await evaluate(executor, environment);
+    const tally: LatencySlotTally = { slots: 0, calls: 0 };
+    await measureLatencySlots(tally, () => evaluate(executor, environment));
+    // Four rollouts side by side, one call each: one latency slot on the trainer's critical path.
+    expect(tally.slots).toBe(1);
     await executor.close({ finished: true });
     stops.pop();
     expect(events.filter((event) => event.type === 'usage-recorded')).toHaveLength(4);
