@@ -4,7 +4,8 @@
 // One example (a fenced block, or one command example of the CLI) is one bash script; the working
 // directory and exported variables carry over to the document's next example. Long-running
 // commands (SERVER_COMMANDS) are started in the background, awaited until they print a loopback
-// URL, kept alive for the document's later examples and stopped when the document ends.
+// URL (a server's http://, or the redis:// a worker takes jobs from), kept alive for the
+// document's later examples and stopped when the document ends.
 // Arguments: the plan file run-examples.mjs wrote; results go to the file the plan names.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,14 @@ const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const results = { passed: [], failed: [], skipped: [] };
 
 // A command is long-running when, after any `NAME=value` prefixes, it starts with one of these.
-const SERVER_COMMANDS = ['skillopt sim serve', 'npx @skillopt/cli sim serve', 'skillopt dashboard', 'npx @skillopt/cli dashboard'];
+const SERVER_COMMANDS = [
+  'skillopt sim serve',
+  'npx @skillopt/cli sim serve',
+  'skillopt dashboard',
+  'npx @skillopt/cli dashboard',
+  'skillopt worker',
+  'npx @skillopt/cli worker',
+];
 const EXAMPLE_TIMEOUT_MS = 300_000;
 const READY_TIMEOUT_TENTHS = 600;
 
@@ -34,7 +42,7 @@ cd "$(cat "$EXAMPLES_STATE/cwd")"
 . "$EXAMPLES_STATE/environment"
 examples_wait_until_ready() {
   local log="$1" pid="$2" tenths=0
-  until grep -q 'http://127\\.0\\.0\\.1:[0-9]' "$log" 2>/dev/null; do
+  until grep -qE '(http|redis)://127\\.0\\.0\\.1:[0-9]' "$log" 2>/dev/null; do
     if ! kill -0 "$pid" 2>/dev/null; then cat "$log"; echo "examples: the server exited before printing its loopback URL" >&2; return 1; fi
     if [ "$tenths" -ge ${READY_TIMEOUT_TENTHS} ]; then cat "$log"; echo "examples: the server printed no loopback URL within 60 s" >&2; return 1; fi
     sleep 0.1; tenths=$((tenths + 1))

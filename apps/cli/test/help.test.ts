@@ -39,6 +39,7 @@ describe('--help', () => {
       'sleep:status',
       'sleep:unschedule',
       'train',
+      'worker',
     ]);
   });
 

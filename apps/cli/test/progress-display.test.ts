@@ -100,6 +100,21 @@ const statusLines = (output: string) =>
     .filter((part) => part.startsWith('epoch') || part.startsWith('\u001b'));
 
 describe('the progress display', () => {
+  it("shows a distributed run's jobs, queued and per worker running and done, on the status line of a terminal", () => {
+    const counted: RunEvent = {
+      ...base,
+      type: 'rollout-jobs-counted',
+      queued: 5,
+      workers: [
+        { worker: 'host-a:12', running: 4, done: 40 },
+        { worker: 'host-b:7', running: 3, done: 38 },
+      ],
+    };
+    const output = shown('terminal', [events[0]!, counted]);
+    expect(statusLines(output).at(-1)).toContain('| jobs 5 queued, host-a:12 4 running 40 done, host-b:7 3 running 38 done');
+    expect(shown('lines', [events[0]!, counted])).not.toContain('jobs');
+  });
+
   it('shows the items excluded so far per split on the status line of a terminal', () => {
     expect(shown('terminal')).toContain('| excluded 1 train, 2 val');
   });

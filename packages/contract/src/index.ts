@@ -112,6 +112,7 @@ export {
   stepFinishedEventSchema,
   stepStartedEventSchema,
   usageRecordedEventSchema,
+  rolloutJobsCountedEventSchema,
 } from './run-event.js';
 export {
   AnswerPendingError,

@@ -152,6 +152,18 @@ export const usageRecordedEventSchema = z.strictObject({
   warnings: z.array(callWarningSchema).optional(),
 });
 
+/**
+ * Where a distributed run's rollouts are (a distributed executor's, e.g. @skillopt/executor-bullmq):
+ * the jobs waiting for a worker, and per worker the rollouts it runs now and has finished in this
+ * session. Emitted as the counts change.
+ */
+export const rolloutJobsCountedEventSchema = z.strictObject({
+  type: z.literal('rollout-jobs-counted'),
+  ...base,
+  queued: z.int().nonnegative(),
+  workers: z.array(z.strictObject({ worker: z.string().min(1), running: z.int().nonnegative(), done: z.int().nonnegative() })),
+});
+
 export const runStoppedEventSchema = z.strictObject({
   type: z.literal('run-stopped'),
   ...base,
@@ -187,6 +199,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
   stepFinishedEventSchema,
   epochFinishedEventSchema,
   usageRecordedEventSchema,
+  rolloutJobsCountedEventSchema,
   runStoppedEventSchema,
   runFinishedEventSchema,
 ]);

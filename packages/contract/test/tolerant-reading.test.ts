@@ -52,6 +52,7 @@ const everyEvent: RunEvent[] = [
     latencyMs: 1,
     warnings: [{ type: 'unknown-field', field: 'seed', message: 'ignored' }],
   },
+  { type: 'rollout-jobs-counted', ...base, queued: 3, workers: [{ worker: 'host-a:12', running: 2, done: 40 }] },
   { type: 'run-stopped', ...base, reason: 'aborted', message: 'Ctrl-C', resumeCommand: 'skillopt train --resume /runs/a' },
   { type: 'run-finished', ...base, baselineScore: 0.25, bestScore: 0.5, acceptedCandidates: 1, rejectedCandidates: 0, bestSkillPath: '/runs/a/best_skill.md' },
 ];

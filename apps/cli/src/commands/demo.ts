@@ -23,6 +23,7 @@ export default class Demo extends Train {
     'cfg-options': Train.flags['cfg-options'],
     out: Train.flags.out,
     json: Train.flags.json,
+    'redis-url': Train.flags['redis-url'],
   } as typeof Train.flags;
 
   protected override runConfigRequest(flags: { set: string[]; 'cfg-options': string[] }, workingDirectory: string): Promise<RunConfigRequest> {

@@ -12,6 +12,7 @@ import {
   type SkillOptConfig,
 } from '@skillopt/core';
 import type { Target } from '@skillopt/contract';
+import { distributedExecutorOf } from '../distributed/distributed-train.js';
 import { configFlags, overridesOf, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { coloursFor } from '../output/colours.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
@@ -48,6 +49,9 @@ export default class Train extends StreamingCommand {
       exclusive: ['config', 'out'],
     }),
     json: Flags.boolean({ description: 'print the run events as JSON lines on stdout, then one result or error line (docs/cli-json.md)' }),
+    'redis-url': Flags.string({
+      description: 'with run.executor: bullmq, the Redis the rollout jobs go to, without credentials (a URL with them goes in SKILLOPT_REDIS_URL)',
+    }),
   };
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
@@ -59,11 +63,8 @@ export default class Train extends StreamingCommand {
     const workingDirectory = process.cwd();
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
     if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
-    const run = await prepareRun({
-      ...(await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined)),
-      ...(resumeDirectory ? { resumeDirectory } : {}),
-      needsOptimizer: true,
-    });
+    const request = await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined);
+    const run = await prepareRun({ ...request, ...(resumeDirectory ? { resumeDirectory } : {}), needsOptimizer: true });
     for (const warning of run.warnings) this.warn(warning.message);
     const { config } = run;
     const runDirectory =
@@ -74,6 +75,11 @@ export default class Train extends StreamingCommand {
       );
     if (!resumeDirectory) await this.lockRunDirectory(runDirectory, false);
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
+    const distributed = await distributedExecutorOf(run, {
+      resolver: request.resolver,
+      redisUrlFlag: flags['redis-url'],
+      notice: (message) => process.stderr.write(`${message}\n`),
+    });
 
     const mode: ProgressMode = this.jsonEnabled() ? 'json' : process.stdout.isTTY ? 'terminal' : 'lines';
     if (mode !== 'json' && resumeDirectory !== undefined && (await readRunOverview(resumeDirectory)).state?.finished === true)
@@ -106,6 +112,7 @@ export default class Train extends StreamingCommand {
         signal: controller.signal,
         onEvent: display.onEvent,
         resumeCommand: this.resumeCommand,
+        ...distributed,
       });
       display.finish();
       this.log(`\n${formatRunSummary(summary, colours)}`);

@@ -29,7 +29,7 @@ const noSplits = (): SplitCounts => ({ train: 0, val: 0, test: 0 });
 /**
  * Shows a run's events: on a terminal a status line redrawn in place (epoch, step, elapsed time and
  * the time left, rollouts, incumbent vs candidate, accepted and rejected, calls and cost), cut to
- * the terminal's width, with the gate decisions and the steps that proposed no edit printed above
+ * the terminal's width (with a distributed run's jobs, queued and per worker running and done), with the gate decisions and the steps that proposed no edit printed above
  * it; without a terminal plain lines, which also tell the items excluded, per split and by cause;
  * with --json each event as one JSON line and nothing else.
  */
@@ -57,6 +57,8 @@ export function createProgressDisplay(
     costUsd: 0,
     unpriced: 0,
     excluded: noSplits(),
+    /** A distributed run's jobs, as last counted: empty for a run in process. */
+    jobs: '',
   };
   // Exclusions since the last line that told them: per split, and how many of each cause.
   let pendingExclusions = { splits: noSplits(), causes: new Map<string, number>() };
@@ -85,7 +87,8 @@ export function createProgressDisplay(
       `epoch ${status.epoch}/${status.epochs} step ${status.globalStep}/${status.totalSteps}${timing}${rollouts}` +
       ` | best ${formatScore(status.incumbent)} cand ${formatScore(status.candidate)}` +
       ` | ${colours.green(`✓${status.accepted}`)} ${colours.red(`✗${status.rejected}`)} | ${status.calls} calls ${formatUsd(status.costUsd, status.unpriced)}` +
-      (excluded === '' ? '' : ` | ${colours.yellow(`excluded ${excluded}`)}`);
+      (excluded === '' ? '' : ` | ${colours.yellow(`excluded ${excluded}`)}`) +
+      (status.jobs === '' ? '' : ` | ${status.jobs}`);
     output.write(`\r\u001b[2K${cutToWidth(text, options.columns?.())}`);
     statusShown = true;
   };
@@ -194,6 +197,12 @@ export function createProgressDisplay(
           status.calls += 1;
           if (event.costUsd === null) status.unpriced += 1;
           else status.costUsd += event.costUsd;
+          break;
+        case 'rollout-jobs-counted':
+          status.jobs = [
+            `jobs ${event.queued} queued`,
+            ...event.workers.map((worker) => `${worker.worker} ${worker.running} running ${worker.done} done`),
+          ].join(', ');
           break;
         case 'run-finished':
           tellExclusions('final test');

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_ITEMS_FILE_BYTES } from '@skillopt/env-kit';
 import { z } from 'zod';
+import { EXECUTOR_IDS } from '../resolution/known-package-names.js';
 import {
   canonicalLrControlMode,
   canonicalPairPolicy,
@@ -260,6 +261,12 @@ export const runSectionSchema = z.strictObject({
     .default(0.5)
     .describe(
       "The largest share of an evaluation's items that may be excluded for infrastructure failures; an evaluation that excludes more, or every item, stops the run (exit 1, resumable).",
+    ),
+  executor: z
+    .enum(EXECUTOR_IDS)
+    .optional()
+    .describe(
+      'Where rollouts run: in-process (here, when absent), or bullmq (as jobs on Redis, run by `skillopt worker` processes on other machines; needs @skillopt/executor-bullmq and the Redis URL in SKILLOPT_REDIS_URL or --redis-url).',
     ),
 });
 

@@ -11,7 +11,7 @@ import {
 } from '@skillopt/contract';
 import { abortable, sleep } from '@skillopt/backends-kit';
 import { mapConcurrent } from '@skillopt/env-kit';
-import type { RolloutCache, RolloutCacheKey } from '../rollout-cache/rollout-cache.js';
+import { type RolloutCache, type RolloutCacheKey, rolloutCacheKeyText } from '../rollout-cache/rollout-cache.js';
 import { skillHash as hashSkill } from '../skill-hash.js';
 import type { EvaluationCounters, ExcludedItemEvaluation, ItemEvaluation, ItemRolledOutReport, ScoredItemEvaluation } from './item-evaluation.js';
 import { createInProcessExecutor, type Executor } from './executor.js';
@@ -136,6 +136,7 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
   /** One call of `environment.rollout` in its own directory: a result, an infrastructure failure, or requests left for an answer. */
   const attempt = async (
     item: TaskItem,
+    key: RolloutCacheKey,
     callSignal: AbortSignal,
   ): Promise<{ result: ScoredRollout } | { failure: InfrastructureFailure; retryAfterMs?: number } | { pending: AnswerPendingError }> => {
     counters.rolloutsRun += 1;
@@ -149,6 +150,8 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
       phase: options.phase,
       workDirectory,
       signal: callSignal,
+      rolloutCacheKey: rolloutCacheKeyText(key),
+      skillHash: hash,
     });
     try {
       const result = checkRolloutResult(await abortable(rollout, callSignal), where(item));
@@ -186,7 +189,7 @@ export async function evaluateSkill(options: EvaluateSkillOptions): Promise<Skil
       if (callSignal.aborted) throw callSignal.reason;
       attempts += 1;
       if (attempts > 1) counters.retries += 1;
-      const outcome = await attempt(item, callSignal);
+      const outcome = await attempt(item, key, callSignal);
       if ('pending' in outcome) {
         pending.push(outcome.pending);
         return undefined;

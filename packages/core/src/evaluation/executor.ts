@@ -14,6 +14,14 @@ export interface RolloutTask {
   workDirectory: string;
   /** Aborted when the run stops: a queued rollout never starts, a running one is told to stop. */
   signal: AbortSignal;
+  /**
+   * The rollout's cache key as text (`rolloutCacheKeyText`): what names the same paid work
+   * wherever it is asked for, so a distributed executor can give it one job across a resume.
+   * Absent when the caller has no cache key (an executor used outside `evaluateSkill`).
+   */
+  rolloutCacheKey?: string;
+  /** The hash of `skill` (`skillHash`), so an executor need not hash it again. */
+  skillHash?: string;
 }
 
 /**
@@ -28,6 +36,8 @@ export interface Executor {
   /** The most rollouts it runs at once. */
   readonly maxRolloutsInFlight: number;
   runRollout(task: RolloutTask): Promise<RolloutResult>;
+  /** Releases what the executor holds (connections, queues) when the run ends; `finished` tells whether it finished or stopped resumably. */
+  close?(outcome: { finished: boolean }): Promise<void>;
 }
 
 /** Runs rollouts in this process, at most `maxRolloutsInFlight` at once, first come first served. */

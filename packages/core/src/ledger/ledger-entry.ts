@@ -27,6 +27,8 @@ export const ledgerEntrySchema = z.strictObject({
   globalStep: z.int().nonnegative().optional(),
   /** What the model could not honour in the call (an unknown request field, a refused setting). */
   warnings: z.array(callWarningSchema).optional(),
+  /** The worker that made the call, when a distributed executor ran the rollout on another machine. */
+  worker: z.string().min(1).optional(),
 });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 

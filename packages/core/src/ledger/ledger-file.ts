@@ -20,6 +20,7 @@ export const callStartedLineSchema = z.strictObject({
   provider: z.string().min(1),
   modelId: z.string().min(1),
   globalStep: z.int().nonnegative().optional(),
+  worker: ledgerEntrySchema.shape.worker,
   /** The prompt's tokens estimated from its length, used if the call never finishes. */
   estimatedUsage: usageSchema,
 });

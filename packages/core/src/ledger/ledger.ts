@@ -28,6 +28,8 @@ export interface LedgerRecordInput {
   outcome?: 'succeeded' | 'failed';
   errorCode?: string;
   warnings?: readonly CallWarning[];
+  /** The worker that made the call, for a call made on another machine (a distributed executor's). */
+  worker?: string;
 }
 
 /** A call about to be made: what the ledger writes before the request leaves the process. */
@@ -38,6 +40,8 @@ export interface CallStartInput {
   modelId: string;
   /** The prompt's tokens estimated from its length: the call's usage if it never finishes. */
   estimatedUsage: Usage;
+  /** The worker that makes the call, for a call made on another machine (a distributed executor's). */
+  worker?: string;
 }
 
 /** A call the ledger has written the start of; finish it exactly once. */
@@ -143,6 +147,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
         provider: call.provider,
         modelId: call.modelId,
         ...(globalStep === undefined ? {} : { globalStep }),
+        ...(call.worker === undefined ? {} : { worker: call.worker }),
       };
       const written = write({ line: 'call-started', ...started, estimatedUsage: normaliseUsage(call.estimatedUsage) });
       // A failed write surfaces through `written` (awaited before the call) and flush().
@@ -199,6 +204,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
         ...(input.errorCode === undefined ? {} : { errorCode: input.errorCode }),
         ...(globalStep === undefined ? {} : { globalStep }),
         ...warningsOf(input.warnings),
+        ...(input.worker === undefined ? {} : { worker: input.worker }),
       };
       write({ line: 'call-recorded', ...entry }).catch(() => undefined);
       return keep(entry);

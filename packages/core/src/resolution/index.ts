@@ -1,3 +1,4 @@
+export * from './executor-package.js';
 export * from './known-package-names.js';
 export * from './installed-package-names.js';
 export * from './package-candidates.js';

@@ -36,3 +36,10 @@ export const FIRST_PARTY_PACKAGES: Readonly<Record<PackageKind, readonly FirstPa
     { id: 'handoff', published: true },
   ],
 };
+
+/**
+ * Where a run's rollouts can run: `in-process` is core's own executor, every other id is the
+ * published package `@skillopt/executor-<id>`, loaded by name only when a run asks for it.
+ */
+export const EXECUTOR_IDS = ['in-process', 'bullmq'] as const;
+export type ExecutorId = (typeof EXECUTOR_IDS)[number];

@@ -17,6 +17,7 @@ import { priceOverridesFromConfig } from '../config/price-overrides.js';
 import { redactSecrets } from '@skillopt/contract';
 import { createEventBus } from '../events/event-bus.js';
 import { createEventsFileSink } from '../events/events-file.js';
+import type { RunEventEmitter } from '../events/run-event-input.js';
 import { budgetsFromConfig } from '../ledger/config-budgets.js';
 import { createLedger, restoreLedger, type Ledger } from '../ledger/ledger.js';
 import { meterAgentRunner, meterChatModel } from '../ledger/metered-models.js';
@@ -68,8 +69,21 @@ export interface TrainOptions {
   splits?: LoadedSplits;
   /** Where rollouts run; default: in this process, at most `rolloutConcurrencyOf(config, target)` at once. */
   executor?: Executor;
+  /**
+   * Makes the executor once the run has its id and ledger (a distributed executor names its queue
+   * after the run and appends its workers' calls to the ledger); wins over `executor`. Its
+   * `close` is called when train() ends, `finished` telling whether the run finished.
+   */
+  createExecutor?: (run: ExecutorRun) => Executor;
   /** The roles whose backend is a simulator (run setup's `simulatedRoles`), for the summary's label. */
   simulatedRoles?: ReadonlyArray<'target' | 'optimizer'>;
+}
+
+/** What `createExecutor` is given: the run's id, the ledger its rollouts' calls go to, and where its events go. */
+export interface ExecutorRun {
+  runId: string;
+  ledger: Ledger;
+  emit: RunEventEmitter;
 }
 
 /** The optimizer agent a config in agent mode needs, accepted; none in chat mode. */
@@ -161,6 +175,11 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
   const targetModel = givenTarget.kind === 'chat' ? givenTarget.model : givenTarget.runner;
   const cache = createFileRolloutCache({ directory: store.pathOf('rollouts') });
 
+  const executor =
+    options.createExecutor?.({ runId: store.runId, ledger, emit }) ??
+    options.executor ??
+    createInProcessExecutor({ maxRolloutsInFlight: rolloutConcurrencyOf(config, target) });
+  let finished = false;
   await environment.setup?.();
   try {
     const { sizes, ...splits } = await loadSplits(environment, config, options.splits);
@@ -177,7 +196,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
       events,
       ledger,
       cache,
-      executor: options.executor ?? createInProcessExecutor({ maxRolloutsInFlight: rolloutConcurrencyOf(config, target) }),
+      executor,
       signal,
       splits,
       stepsPerEpoch,
@@ -245,6 +264,7 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     await Promise.all([ledger.flush(), eventsFile.flush()]);
     // The rollouts' scratch directories are gone by now; their parent has no use after the run.
     await rm(store.pathOf('work'), { recursive: true, force: true });
+    finished = true;
     return summary;
   } catch (caught) {
     const reason = stopReason(caught, signal);
@@ -262,6 +282,8 @@ export async function train(options: TrainOptions): Promise<RunSummary> {
     throw error;
   } finally {
     // The run's append-only files stay open while it goes; nothing is left open after it.
+    // The executor goes first: a distributed one may still append its workers' calls to the ledger.
+    await executor.close?.({ finished }).catch(() => undefined);
     await Promise.allSettled([eventsFile.close(), ledger.close(), cache.close(), store.close()]);
     await environment.teardown?.();
   }

@@ -88,7 +88,7 @@ describe('validateConfig: problems', () => {
 
   it('lists the valid keys when nothing is close', () => {
     expect(problemsOf({ ...minimal, run: { zzzzzzzz: 1 } })[0]?.message).toBe(
-      'unknown key; the keys here are retries, rollout_concurrency, max_excluded_share',
+      'unknown key; the keys here are retries, rollout_concurrency, max_excluded_share, executor',
     );
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Environment, RolloutResult, TaskItem } from '@skillopt/contract';
-import { createInProcessExecutor, createMemoryRolloutCache, evaluateSkill } from '../../src/index';
+import { createInProcessExecutor, createMemoryRolloutCache, evaluateSkill, type RolloutTask, rolloutCacheKeyText, skillHash } from '../../src/index';
 
 const items: TaskItem[] = Array.from({ length: 6 }, (_, index) => ({ id: `item-${index}`, taskType: 'qa' }));
 const target = {
@@ -103,6 +103,39 @@ describe('the in-process executor', () => {
     await flush();
     expect(gated.started()).toBe(0);
     expect(gated.mostAtOnce()).toBe(2);
+  });
+
+  it("hands an executor each rollout's cache key and skill hash, so a distributed one can name its job", async () => {
+    const tasks: RolloutTask[] = [];
+    const inProcess = createInProcessExecutor({ maxRolloutsInFlight: 2 });
+    const recording = {
+      ...inProcess,
+      runRollout(task: RolloutTask) {
+        tasks.push(task);
+        return inProcess.runRollout(task);
+      },
+    };
+    const gated = gatedEnvironment();
+    const evaluation = evaluateSkill({
+      environment: gated.environment,
+      skill: 'the skill',
+      items: items.slice(0, 1),
+      target,
+      sampleIndex: 2,
+      cache: createMemoryRolloutCache(),
+      concurrency: 1,
+      retries: 0,
+      signal: new AbortController().signal,
+      phase: 'selection',
+      workDirectory,
+      executor: recording,
+    });
+    await flush();
+    gated.releaseAll();
+    await evaluation;
+    expect(tasks.map((task) => [task.rolloutCacheKey, task.skillHash])).toEqual([
+      [rolloutCacheKeyText({ skillHash: skillHash('the skill'), itemId: 'item-0', sampleIndex: 2, targetModelId: 'chat:none/none' }), skillHash('the skill')],
+    ]);
   });
 
   it('refuses a bound that is not a positive whole number', () => {

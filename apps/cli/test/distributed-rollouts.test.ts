@@ -1,0 +1,133 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Socket } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { readRunLedger, readRunOverview } from '@skillopt/core';
+import { startRedisServer, type TestRedisServer } from '@skillopt/executor-bullmq/testing';
+import { type CliProcess, killStartedProcesses, startSkillopt } from './helpers/cli-process';
+
+// The demo's rollouts run on three `skillopt worker` processes through a real redis-server on a
+// loopback port: the run is the in-process run, also when a worker is killed mid-run, when Redis
+// restarts empty mid-run, and a Ctrl-C of the trainer leaves no job waiting.
+const WORKERS = ['worker-a', 'worker-b', 'worker-c'];
+// Every call takes a little while, so that workers are caught with calls in flight.
+const LATENCY = 'backends.sim.latency_ms=20';
+
+describe('distributed rollouts (run.executor: bullmq)', () => {
+  let redis: TestRedisServer;
+  let directory: string;
+  let reference: string;
+  let workers: Map<string, CliProcess>;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-distributed-'));
+    const inProcess = startSkillopt(['demo', '--out', 'in-process', '--set', LATENCY], directory);
+    expect((await inProcess.ended).code).toBe(0);
+    reference = readFileSync(path.join(directory, 'in-process', 'best_skill.md'), 'utf8');
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    workers = new Map(
+      WORKERS.map((name) => [
+        name,
+        startSkillopt(
+          ['worker', '--redis-url', redis.url, '--concurrency', '4', '--name', name, '--lock-duration-ms', '1000', '--stalled-interval-ms', '500'],
+          directory,
+        ),
+      ]),
+    );
+  });
+  afterEach(async () => {
+    for (const worker of workers.values()) worker.signal('SIGKILL');
+    await Promise.all([...workers.values()].map((worker) => worker.ended));
+    killStartedProcesses();
+    await redis.stop();
+  });
+
+  function startDistributedDemo(out: string): CliProcess {
+    return startSkillopt(['demo', '--out', out, '--set', LATENCY, '--set', 'run.executor=bullmq', '--redis-url', redis.url], directory);
+  }
+
+  /** Resolves once the run's ledger has a call made by `worker`. */
+  async function untilWorkerCalled(out: string, worker = ''): Promise<void> {
+    const file = path.join(directory, out, 'ledger.jsonl');
+    while (!(existsSync(file) && readFileSync(file, 'utf8').includes(`"worker":"${worker}`))) await delay(20);
+  }
+
+  /** The target calls a model was asked (a rollout cache's answers are the trainer's own lines). */
+  async function targetEntries(out: string) {
+    return (await readRunLedger(path.join(directory, out))).filter((entry) => entry.role === 'target' && !entry.cacheHit);
+  }
+
+  it('gives the same best skill as in process, every target call made and named by a worker', async () => {
+    const trainer = startDistributedDemo('three-workers');
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(0);
+    expect(readFileSync(path.join(directory, 'three-workers', 'best_skill.md'), 'utf8')).toBe(reference);
+    const entries = await targetEntries('three-workers');
+    const inProcessCalls = (await targetEntries('in-process')).length;
+    expect(entries).toHaveLength(inProcessCalls);
+    expect(entries.every((entry) => WORKERS.includes(entry.worker ?? ''))).toBe(true);
+    expect(new Set(entries.map((entry) => entry.worker)).size).toBeGreaterThan(1);
+  });
+
+  it('retries the jobs of a worker killed mid-run elsewhere; one result counts, and both attempts are in the ledger', async () => {
+    const trainer = startDistributedDemo('killed-worker');
+    await untilWorkerCalled('killed-worker', 'worker-a');
+    workers.get('worker-a')?.signal('SIGKILL');
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(0);
+    expect(readFileSync(path.join(directory, 'killed-worker', 'best_skill.md'), 'utf8')).toBe(reference);
+    const entries = await targetEntries('killed-worker');
+    const unfinished = entries.filter((entry) => entry.errorCode === 'worker-call-unfinished');
+    expect(unfinished.length).toBeGreaterThan(0);
+    expect(unfinished.every((entry) => entry.worker === 'worker-a')).toBe(true);
+    // Every succeeded call is one the in-process run made too: the killed attempts are the extra ones.
+    expect(entries.filter((entry) => entry.outcome === 'succeeded').length).toBe((await targetEntries('in-process')).length);
+  });
+
+  it('waits for a Redis restarted empty mid-run, enqueues the jobs it lost again, and finishes', async () => {
+    const trainer = startDistributedDemo('redis-restarted');
+    await untilWorkerCalled('redis-restarted');
+    await redis.kill('SIGKILL');
+    await delay(300);
+    await redis.start();
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(0);
+    expect(ended.stderr).toMatch(/Redis at redis:\/\/127\.0\.0\.1:\d+ is unreachable .*; waiting for it to come back/);
+    expect(ended.stderr).toMatch(/is no longer in Redis; it is enqueued again/);
+    expect(readFileSync(path.join(directory, 'redis-restarted', 'best_skill.md'), 'utf8')).toBe(reference);
+  });
+
+  it('removes the waiting jobs on Ctrl-C, and the run resumes to the same best skill', async () => {
+    const trainer = startDistributedDemo('interrupted');
+    await untilWorkerCalled('interrupted');
+    trainer.signal('SIGINT');
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(130);
+    const { runId } = await readRunOverview(path.join(directory, 'interrupted'));
+    expect(await redisCommand(redis.port, 'LLEN', `bull:skillopt-run-${runId}:wait`)).toBe(':0');
+
+    const resumed = startSkillopt(['train', '--resume', 'interrupted', '--redis-url', redis.url], directory);
+    expect((await resumed.ended).code).toBe(0);
+    expect(readFileSync(path.join(directory, 'interrupted', 'best_skill.md'), 'utf8')).toBe(reference);
+  });
+});
+
+/** One Redis command over a plain socket, its reply line as Redis wrote it (`:0`, `+OK`). */
+function redisCommand(port: number, ...words: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = new Socket();
+    socket.once('error', reject);
+    socket.once('data', (data) => {
+      socket.destroy();
+      resolve(data.toString().split('\r\n')[0] ?? '');
+    });
+    socket.connect(port, '127.0.0.1', () =>
+      socket.write(`${words.map((word) => `$${Buffer.byteLength(word)}\r\n${word}\r\n`).reduce((command, part) => command + part, `*${words.length}\r\n`)}`),
+    );
+  });
+}

@@ -1,0 +1,28 @@
+/**
+ * Where a run lives in Redis. BullMQ keeps each run's jobs in a queue of its own (under its
+ * `bull:` prefix); the rest is ours, under `skillopt:`.
+ */
+
+/** The BullMQ queue of one run's rollouts. */
+export function runQueueName(runId: string): string {
+  return `skillopt-run-${runId}`;
+}
+
+/** The ids of the runs whose rollouts workers should take: a set the trainer adds its run to. */
+export const ACTIVE_RUNS_KEY = 'skillopt:runs';
+
+/** A hash per run: `skill:<hash>` → the skill's text, stored once however many rollouts use it. */
+export function runSkillsKey(runId: string): string {
+  return `skillopt:run:${runId}:skills`;
+}
+
+/** The Redis stream a run's workers append their ledger lines to, for the trainer to read. */
+export function runLedgerStreamKey(runId: string): string {
+  return `skillopt:run:${runId}:ledger`;
+}
+
+/** Where the trainer publishes the id of an active job to abort. */
+export const ABORT_CHANNEL = 'skillopt:abort';
+
+/** Where the trainer publishes the id of a run that has finished, for workers to tear it down. */
+export const RUN_FINISHED_CHANNEL = 'skillopt:run-finished';
