@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { readRunLedger, readRunOverview } from '@skillopt/core';
+import { createSimulatorServer, type SimulatorServer } from '@skillopt/backends-sim';
+import { createEnvironment } from '@skillopt/env-searchqa';
 import { startRedisServer, type TestRedisServer } from '@skillopt/executor-bullmq/testing';
 import { type CliProcess, killStartedProcesses, startSkillopt } from './helpers/cli-process';
 
@@ -11,6 +13,7 @@ import { type CliProcess, killStartedProcesses, startSkillopt } from './helpers/
 // loopback port: the run is the in-process run, also when a worker is killed mid-run, when Redis
 // restarts empty mid-run, and a Ctrl-C of the trainer leaves no job waiting.
 const WORKERS = ['worker-a', 'worker-b', 'worker-c'];
+const repositoryRoot = path.resolve(__dirname, '..', '..', '..');
 // Every call takes a little while, so that workers are caught with calls in flight.
 const LATENCY = 'backends.sim.latency_ms=20';
 
@@ -114,6 +117,64 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
     const resumed = startSkillopt(['train', '--resume', 'interrupted', '--redis-url', redis.url], directory);
     expect((await resumed.ended).code).toBe(0);
     expect(readFileSync(path.join(directory, 'interrupted', 'best_skill.md'), 'utf8')).toBe(reference);
+  });
+});
+
+describe('distributed rollouts: provider limits shared through Redis', () => {
+  let redis: TestRedisServer;
+  let server: SimulatorServer;
+  let directory: string;
+  const workers: CliProcess[] = [];
+
+  beforeAll(async () => {
+    directory = mkdtempSync(path.join(os.tmpdir(), 'skillopt-distributed-limits-'));
+    redis = await startRedisServer();
+    const environment = await createEnvironment({ split_mode: 'split_dir', split_dir: path.join(repositoryRoot, 'datasets/demo') });
+    const items = (await Promise.all((['train', 'val', 'test'] as const).map((split) => environment.loadSplit(split)))).flat();
+    server = await createSimulatorServer({ port: 0, items });
+    for (const name of ['worker-a', 'worker-b'])
+      workers.push(startSkillopt(['worker', '--redis-url', redis.url, '--concurrency', '4', '--name', name], directory));
+  });
+  afterAll(async () => {
+    for (const worker of workers) worker.signal('SIGKILL');
+    await Promise.all(workers.map((worker) => worker.ended));
+    killStartedProcesses();
+    await server.close();
+    await redis.stop();
+    rmSync(directory, { recursive: true, force: true });
+  });
+
+  it("counts the trainer's and every worker's calls to one provider in one limit", async () => {
+    const trainer = startSkillopt(
+      [
+        'train',
+        '--config',
+        path.join(repositoryRoot, 'configs/features/openai-via-sim.yaml'),
+        '--set',
+        `backends.openai.base_url=${server.url}`,
+        '--set',
+        'backends.openai.requests_per_minute=100000',
+        '--set',
+        'train.num_epochs=1',
+        '--set',
+        'run.executor=bullmq',
+        '--redis-url',
+        redis.url,
+        '--out',
+        'openai-limits',
+      ],
+      directory,
+    );
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(0);
+    const calls = (await readRunLedger(path.join(directory, 'openai-limits'))).filter((entry) => !entry.cacheHit && entry.outcome === 'succeeded');
+    expect(calls.some((entry) => entry.role === 'optimizer' && entry.worker === undefined)).toBe(true);
+    expect(calls.some((entry) => entry.role === 'target' && entry.worker !== undefined)).toBe(true);
+    // One scope (one endpoint, no key), so one window of request starts holds every call of the run.
+    const windows = await redisCommand(redis.port, 'EVAL', "return #redis.call('KEYS', ARGV[1])", '0', 'skillopt:rate-limits:*:window');
+    expect(windows).toBe(':1');
+    const started = await redisCommand(redis.port, 'EVAL', "return redis.call('ZCARD', redis.call('KEYS', ARGV[1])[1])", '0', 'skillopt:rate-limits:*:window');
+    expect(started).toBe(`:${calls.length}`);
   });
 });
 

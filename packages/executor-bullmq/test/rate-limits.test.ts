@@ -2,7 +2,7 @@ import { createRateLimiterRegistry, processRateLimiters, type RateLimiter, type 
 import { SkillOptError } from '@skillopt/contract';
 import { sleep } from '@skillopt/runtime-kit';
 import { Redis } from 'ioredis';
-import { createRedisRateLimiterStore, type RedisRateLimiterStore } from '../src/index';
+import { createRedisRateLimiterStore, type RedisRateLimiterStore, shareRateLimitsThroughRedis } from '../src/index';
 import { rateLimitKeys } from '../src/rate-limits/rate-limit-keys';
 import { startRedisServer, type TestRedisServer } from '../src/testing';
 
@@ -373,5 +373,22 @@ describe('the Redis rate limiter store', () => {
     const windows = (await inspector.keys(`${KEY_PREFIX}*`)).filter((key) => key.endsWith(':window'));
     expect(windows).toHaveLength(1);
     expect(await inspector.zcard(windows[0] as string)).toBe(1);
+  });
+});
+
+describe('shareRateLimitsThroughRedis', () => {
+  it('makes processRateLimiters count in Redis until it is closed, then puts the process limiters back', async () => {
+    const scope: RateLimitScope = { provider: 'openai', endpoint: 'http://127.0.0.1:9/v1', credential: 'sk-shared-test', backendId: 'openai' };
+    const shared = shareRateLimitsThroughRedis({ url: server.url, keyPrefix: KEY_PREFIX });
+    try {
+      await processRateLimiters.limiterFor(scope, { requestsPerMinute: 40 }).run(async () => undefined);
+    } finally {
+      await shared.close();
+    }
+    const windows = (await inspector.keys(`${KEY_PREFIX}*`)).filter((key) => key.endsWith(':window'));
+    expect(windows).toHaveLength(1);
+    // Closed: the next limiter of another scope is this process's own again, and Redis sees nothing of it.
+    await processRateLimiters.limiterFor({ ...scope, endpoint: 'http://127.0.0.1:10/v1' }, { requestsPerMinute: 40 }).run(async () => undefined);
+    expect((await inspector.keys(`${KEY_PREFIX}*`)).filter((key) => key.endsWith(':window'))).toHaveLength(1);
   });
 });

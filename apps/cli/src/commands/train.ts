@@ -12,7 +12,7 @@ import {
   type SkillOptConfig,
 } from '@skillopt/core';
 import type { Target } from '@skillopt/contract';
-import { distributedExecutorOf } from '../distributed/distributed-train.js';
+import { distributedExecutorOf, type SharedRateLimits, shareRateLimitsWhenDistributed } from '../distributed/distributed-train.js';
 import { configFlags, overridesOf, STOP_SIGNAL_NAMES, STOP_SIGNALS, type StopSignal, stoppedBy } from '../base-command.js';
 import { coloursFor } from '../output/colours.js';
 import { createProgressDisplay, type ProgressMode } from '../output/progress-display.js';
@@ -56,6 +56,8 @@ export default class Train extends StreamingCommand {
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
   private runDirectoryLock: DirectoryLock | undefined;
+  /** A distributed run's rate limits, counted in Redis with its workers' until the command ends. */
+  private sharedRateLimits: SharedRateLimits | undefined;
 
   async run(): Promise<RunSummary> {
     // `skillopt demo` is this command with its own flags and config (commands/demo.ts).
@@ -64,7 +66,14 @@ export default class Train extends StreamingCommand {
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
     if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
     const request = await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined);
-    const run = await prepareRun({ ...request, ...(resumeDirectory ? { resumeDirectory } : {}), needsOptimizer: true });
+    const run = await prepareRun({
+      ...request,
+      ...(resumeDirectory ? { resumeDirectory } : {}),
+      needsOptimizer: true,
+      beforeBackendsCreated: async (config) => {
+        this.sharedRateLimits = await shareRateLimitsWhenDistributed(config, { resolver: request.resolver, redisUrlFlag: flags['redis-url'] });
+      },
+    });
     for (const warning of run.warnings) this.warn(warning.message);
     const { config } = run;
     const runDirectory =
@@ -138,6 +147,7 @@ export default class Train extends StreamingCommand {
   }
 
   override async finally(error: Error | undefined): Promise<unknown> {
+    await this.sharedRateLimits?.close();
     await this.runDirectoryLock?.release();
     return super.finally(error);
   }

@@ -48,6 +48,8 @@ export default class Worker extends SkillOptCommand {
     log(
       `Worker ${flags.name ?? `${os.hostname()}:${process.pid}`} taking rollout jobs from ${bullmq.displayRedisUrl(url)} (${flags.concurrency} at once per run); Ctrl-C stops it.`,
     );
+    // Every call made here counts against the provider's limits together with the other workers' and the trainer's.
+    const sharedRateLimits = bullmq.shareRateLimitsThroughRedis({ url });
     try {
       await bullmq.runWorker({
         url,
@@ -81,6 +83,7 @@ export default class Worker extends SkillOptCommand {
       });
     } finally {
       stop.dispose();
+      await sharedRateLimits.close();
     }
   }
 }

@@ -10,6 +10,11 @@ interface WorkerRun {
   close?(): Promise<void>;
 }
 
+/** Rate limits counted in Redis until closed. */
+export interface SharedRateLimits {
+  close(): Promise<void>;
+}
+
 /**
  * What the CLI uses of @skillopt/executor-bullmq, written out here: the CLI does not depend on the
  * package (it is loaded by name, only by a run that asks for it), so it cannot import its types.
@@ -36,6 +41,7 @@ export interface BullmqExecutorModule {
     onNotice?: (message: string) => void;
   }): Promise<void>;
   runVersions(run: PreparedRun): Record<string, string>;
+  shareRateLimitsThroughRedis(options: { url: string }): SharedRateLimits;
   displayRedisUrl(url: string): string;
 }
 

@@ -1,5 +1,5 @@
-import type { ExecutorRun, PackageResolver, PreparedRun, TrainOptions } from '@skillopt/core';
-import { loadBullmqExecutor } from './bullmq-executor-package.js';
+import type { ExecutorRun, PackageResolver, PreparedRun, SkillOptConfig, TrainOptions } from '@skillopt/core';
+import { loadBullmqExecutor, type SharedRateLimits } from './bullmq-executor-package.js';
 import { redisUrlOf } from './redis-url.js';
 
 /**
@@ -26,4 +26,20 @@ export async function distributedExecutorOf(
         onNotice: options.notice,
       }),
   };
+}
+
+export type { SharedRateLimits };
+
+/**
+ * For a run whose config says `run.executor: bullmq`: the trainer's own calls (the optimizer's, and
+ * any target call it makes) count against the same provider limits as its workers', in Redis.
+ * Called before the run's backends are created. Nothing for any other run.
+ */
+export async function shareRateLimitsWhenDistributed(
+  config: SkillOptConfig,
+  options: { resolver: PackageResolver; redisUrlFlag: string | undefined },
+): Promise<SharedRateLimits | undefined> {
+  if (config.run.executor !== 'bullmq') return undefined;
+  const bullmq = await loadBullmqExecutor(options.resolver);
+  return bullmq.shareRateLimitsThroughRedis({ url: redisUrlOf(options.redisUrlFlag) });
 }

@@ -10,6 +10,7 @@ import {
   type Target,
   type TaskItem,
 } from '@skillopt/contract';
+import type { SkillOptConfig } from '../config/core-config-schema.js';
 import type { ConfigLayerInput } from '../config/resolve-config.js';
 import { backendSectionFor, environmentSectionFor } from '../config/package-sections.js';
 import { readRunConfig } from '../run-reader/run-reader.js';
@@ -35,6 +36,12 @@ export interface PrepareRunOptions {
   resolver: PackageResolver;
   /** `skillopt eval` makes no optimizer call, so it needs no optimizer model; a run that does trains, and needs train and val items. */
   needsOptimizer: boolean;
+  /**
+   * Called once the config is resolved, before the env and the backends are created: where a
+   * distributed run makes this process's rate limits count in a place its workers share (a
+   * backend keeps the limiter it was given when it was created).
+   */
+  beforeBackendsCreated?: (config: SkillOptConfig) => Promise<void> | void;
 }
 
 /** A run ready to train or evaluate: its config, its packages and the parts made from them. */
@@ -82,6 +89,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
     : options.layers;
   const resolved = await resolveRunConfig({ layers, overrides: options.overrides, workingDirectory: options.workingDirectory, resolver: options.resolver });
   const { config, environmentPackage } = resolved;
+  await options.beforeBackendsCreated?.(config);
   const environment = acceptEnvironment(
     await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest)),
     `the env of ${environmentPackage.packageName ?? environmentPackage.requestedName}`,
