@@ -157,10 +157,23 @@ process.once('SIGINT', onSignal);
 process.once('SIGTERM', onSignal);
 try {
   const reference = await runDemo(directory, 'in-process', []);
-  results.push({ setting: 'in process', workers: 0, rolloutsAtOnce: undefined, ...reference, sameBestSkill: true });
+  results.push({ setting: 'in process', workers: 0, rolloutsAtOnce: undefined, ...reference, criticalPathSlots: reference.latencySlots, sameBestSkill: true });
   redis = await startRedisServer();
   for (const count of workerCounts) {
     if (failure) throw failure;
+    const rolloutsAtOnce = count * concurrency;
+    // The same run in process with as many rollouts at once as the workers run: its latency slots
+    // are the critical path at that capacity, which the distributed run's own summary cannot
+    // count (its rollouts' calls are made in the workers' processes).
+    const atCapacity = await runDemo(directory, `in-process-${rolloutsAtOnce}`, ['--set', `run.rollout_concurrency=${rolloutsAtOnce}`]);
+    results.push({
+      setting: `in process, ${rolloutsAtOnce} at once`,
+      workers: 0,
+      rolloutsAtOnce,
+      ...atCapacity,
+      criticalPathSlots: atCapacity.latencySlots,
+      sameBestSkill: atCapacity.bestSkill === reference.bestSkill,
+    });
     const names = Array.from({ length: count }, (_, index) => `worker-${index + 1}`);
     const workers = names.map((name) => ({
       name,
@@ -172,10 +185,11 @@ try {
     for (const worker of workers) worker.process.child.kill('SIGTERM');
     const workerExits = await Promise.all(workers.map((worker) => worker.process.ended));
     results.push({
-      setting: `${count} worker${count === 1 ? '' : 's'}`,
+      setting: `${count} worker${count === 1 ? '' : 's'} × ${concurrency}`,
       workers: count,
-      rolloutsAtOnce: count * concurrency,
+      rolloutsAtOnce,
       ...result,
+      criticalPathSlots: atCapacity.latencySlots,
       sameBestSkill: result.bestSkill === reference.bestSkill,
       workerExitCodes: workerExits.map((end) => end.code ?? end.signal),
     });
@@ -192,7 +206,7 @@ if (failure) {
   process.exit(1);
 }
 
-const criticalPathMs = (result) => result.latencySlots * latencyMs;
+const criticalPathMs = (result) => result.criticalPathSlots * latencyMs;
 const figures = results.map(({ bestSkill: _bestSkill, ...result }) => ({
   ...result,
   criticalPathMs: criticalPathMs(result),
@@ -222,6 +236,7 @@ console.log(
       'slots × latency',
       'wall − slots × latency',
       'wall ÷ (slots × latency)',
+      'summary’s slots',
       'calls',
       'rollouts run',
       'cache hits',
@@ -230,13 +245,14 @@ console.log(
     ],
     figures.map((result) => [
       result.setting,
-      result.rolloutsAtOnce === undefined ? '—' : String(result.rolloutsAtOnce),
+      result.rolloutsAtOnce === undefined ? 'sim default' : String(result.rolloutsAtOnce),
       `${fixed(result.wallMs / 1000, 2)} s`,
       `${fixed(result.processWallMs / 1000, 2)} s`,
-      String(result.latencySlots),
+      String(result.criticalPathSlots),
       `${fixed(result.criticalPathMs / 1000, 2)} s`,
       `${fixed(result.beyondCriticalPathMs / 1000, 2)} s`,
       `${fixed(result.wallOverCriticalPath, 2)}×`,
+      String(result.latencySlots),
       String(result.calls),
       String(result.rollouts.run),
       String(result.rollouts.cacheHits),
@@ -251,7 +267,9 @@ console.log(
 console.log('');
 console.log(
   'wall: the run from its run-started to its run-finished event; process wall adds the CLI start-up and exit. ' +
-    'latency slots: the run summary’s critical path in model calls; slots × latency is the wall time no schedule can beat.',
+    'latency slots: the critical path in model calls, from the summary of the in-process run with as many rollouts at once; ' +
+    'slots × latency is the wall time no schedule at that capacity can beat. ' +
+    'summary’s slots: what the run’s own summary says (a distributed run counts only the trainer’s own calls).',
 );
 for (const result of figures) {
   if (result.notices.length > 0) console.log(`${result.setting}: ${result.notices.join(' | ')}`);
