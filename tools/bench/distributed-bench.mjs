@@ -195,7 +195,8 @@ try {
     });
   }
 } catch (error) {
-  failure = error;
+  // An interruption stops the runs, which then fail: the interruption is what to report.
+  failure ??= error;
 } finally {
   await stopStarted();
   await redis?.stop();
