@@ -163,8 +163,7 @@ try {
     if (failure) throw failure;
     const rolloutsAtOnce = count * concurrency;
     // The same run in process with as many rollouts at once as the workers run: its latency slots
-    // are the critical path at that capacity, which the distributed run's own summary cannot
-    // count (its rollouts' calls are made in the workers' processes).
+    // are the critical path at that capacity, which the distributed run's own summary must match.
     const atCapacity = await runDemo(directory, `in-process-${rolloutsAtOnce}`, ['--set', `run.rollout_concurrency=${rolloutsAtOnce}`]);
     results.push({
       setting: `in process, ${rolloutsAtOnce} at once`,
@@ -180,7 +179,15 @@ try {
       process: startSkillopt(['worker', '--redis-url', redis.url, '--concurrency', String(concurrency), '--name', name], directory),
     }));
     await Promise.all(workers.map((worker) => untilTakingJobs(worker.process, worker.name)));
-    const result = await runDemo(directory, `workers-${count}`, ['--set', 'run.executor=bullmq', '--redis-url', redis.url]);
+    // The trainer sends at most run.rollout_concurrency rollouts at once: the workers' capacity, as docs/distributed.md says to set it.
+    const result = await runDemo(directory, `workers-${count}`, [
+      '--set',
+      'run.executor=bullmq',
+      '--set',
+      `run.rollout_concurrency=${rolloutsAtOnce}`,
+      '--redis-url',
+      redis.url,
+    ]);
     // A worker stops on SIGTERM once its running rollouts are done, and exits 0.
     for (const worker of workers) worker.process.child.kill('SIGTERM');
     const workerExits = await Promise.all(workers.map((worker) => worker.process.ended));
@@ -270,7 +277,7 @@ console.log(
   'wall: the run from its run-started to its run-finished event; process wall adds the CLI start-up and exit. ' +
     'latency slots: the critical path in model calls, from the summary of the in-process run with as many rollouts at once; ' +
     'slots × latency is the wall time no schedule at that capacity can beat. ' +
-    'summary’s slots: what the run’s own summary says (a distributed run counts only the trainer’s own calls).',
+    'summary’s slots: what the run’s own summary says (a distributed run adds the slots each worker reports for its rollout).',
 );
 for (const result of figures) {
   if (result.notices.length > 0) console.log(`${result.setting}: ${result.notices.join(' | ')}`);
