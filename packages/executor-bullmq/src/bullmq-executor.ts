@@ -3,6 +3,7 @@ import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@
 import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask, type RunEventEmitter } from '@skillopt/core';
 import { latencySlotRecorder } from '@skillopt/runtime-kit';
 import { type Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { openRedisConnection } from './redis-connection.js';
 import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
@@ -68,7 +69,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const config = redactSecrets(dropConfigSecrets(options.config).config);
   const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
   const cancellations = new Set<Promise<void>>();
-  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(connection.duplicate(), runId, options.ledger, options.onEvent);
+  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(quietDuplicate(connection), runId, options.ledger, options.onEvent);
   const counter = options.onEvent === undefined ? undefined : startJobCounter(queue, options.onEvent, options.countIntervalMs ?? 1000);
 
   async function enqueue(jobId: string, task: RolloutTask & { skillHash: string }): Promise<void> {
@@ -208,6 +209,17 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       connection.disconnect();
     },
   };
+}
+
+/**
+ * A second connection to the same Redis: `duplicate` copies no listener, and ioredis prints every
+ * error of a connection without one to stderr (many a second while Redis is away). The first
+ * connection already tells of an outage once.
+ */
+function quietDuplicate(connection: Redis): Redis {
+  const duplicate = connection.duplicate();
+  duplicate.on('error', () => undefined);
+  return duplicate;
 }
 
 /** Whether a finished job found before this attempt enqueued anything is of no use to it. */
