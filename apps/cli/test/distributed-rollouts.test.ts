@@ -118,6 +118,47 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
     expect((await resumed.ended).code).toBe(0);
     expect(readFileSync(path.join(directory, 'interrupted', 'best_skill.md'), 'utf8')).toBe(reference);
   });
+
+  it('stops resumable on Ctrl-C while Redis is away, letting go of it after a bounded wait, and resumes once it is back', async () => {
+    const trainer = startSkillopt(
+      ['demo', '--out', 'redis-away', '--set', LATENCY, '--set', 'run.executor=bullmq', '--redis-url', redis.url, '--redis-close-timeout-ms', '300'],
+      directory,
+    );
+    await untilWorkerCalled('redis-away');
+    await redis.kill('SIGKILL');
+    // Long enough for every connection to be refused a few times (they retry every 100 ms at first).
+    await delay(300);
+    trainer.signal('SIGINT');
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(130);
+    expect(ended.stderr).toMatch(/Redis did not answer while run \S+ was closed; its jobs in Redis are left as they are/);
+    expect(ended.stderr).not.toContain('Unhandled error event');
+    expect(ended.stdout).toContain('Resume with: skillopt train --resume redis-away');
+
+    await redis.start();
+    const resumed = startSkillopt(['train', '--resume', 'redis-away', '--redis-url', redis.url], directory);
+    expect((await resumed.ended).code).toBe(0);
+    expect(readFileSync(path.join(directory, 'redis-away', 'best_skill.md'), 'utf8')).toBe(reference);
+  });
+
+  it('stops a worker on SIGTERM while Redis is away, and a second SIGTERM quits one that would wait long', async () => {
+    const patient = startSkillopt(['worker', '--redis-url', redis.url, '--name', 'patient', '--close-timeout-ms', '600000'], directory);
+    const brief = startSkillopt(['worker', '--redis-url', redis.url, '--name', 'brief', '--close-timeout-ms', '200'], directory);
+    const trainer = startDistributedDemo('workers-stopped');
+    // Each has taken up the run: its BullMQ worker needs Redis to close.
+    await untilWorkerCalled('workers-stopped', 'patient');
+    await untilWorkerCalled('workers-stopped', 'brief');
+    await redis.kill('SIGKILL');
+    trainer.signal('SIGKILL');
+    brief.signal('SIGTERM');
+    patient.signal('SIGTERM');
+    const briefEnded = await brief.ended;
+    expect(briefEnded.code).toBe(0);
+    expect(briefEnded.stderr).toMatch(/Redis did not answer within 200 ms while the worker stopped; it stops without it/);
+    expect(briefEnded.stderr).not.toContain('Unhandled error event');
+    patient.signal('SIGTERM');
+    expect((await patient.ended).code).toBe(143);
+  });
 });
 
 describe('distributed rollouts: provider limits shared through Redis', () => {

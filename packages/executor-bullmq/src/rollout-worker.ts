@@ -38,8 +38,13 @@ export interface RunWorkerOptions {
   url: string;
   /** Rollouts run at once, per run. */
   concurrency: number;
-  /** Aborting it stops taking jobs; the running ones finish first. */
+  /**
+   * Aborting it stops taking jobs; the running rollouts finish first, then the worker lets go of
+   * Redis, waiting for it at most `closeTimeoutMs`.
+   */
   signal: AbortSignal;
+  /** How long stopping waits for Redis once the running rollouts ended (default 10 000 ms). */
+  closeTimeoutMs?: number;
   /** Prepares a run (once per run and config hash), e.g. with core's `prepareRun`. */
   prepareRun(request: WorkerRunRequest): Promise<WorkerRun>;
   /** The parent of the rollouts' work directories. */
@@ -71,6 +76,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const runWorkers = new Map<string, Worker<RolloutJobData, RolloutJobOutcome>>();
   const preparedRuns = new Map<string, Promise<WorkerRun>>();
   const activeJobs = new Map<string, AbortController>();
+  /** Told each time a rollout ends, for a stop that waits for the running ones. */
+  let onRolloutEnded: () => void = () => undefined;
   const executor = createInProcessExecutor({ maxRolloutsInFlight: Number.POSITIVE_INFINITY });
 
   function preparedRunFor(data: RolloutJobData): Promise<WorkerRun> {
@@ -141,6 +148,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       return { worker: workerName, latencySlots: tally.slots, error: serializeRolloutError(error) };
     } finally {
       activeJobs.delete(jobId);
+      onRolloutEnded();
     }
   }
 
@@ -190,7 +198,30 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     else options.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   clearInterval(discovery);
-  await Promise.all([...runWorkers.keys()].map((runId) => tearDownRun(runId)));
+  const stoppingWorkers = [...runWorkers.values()];
+  // Closing a BullMQ worker stops it fetching jobs at once; the rollouts it runs go on.
+  const tearDowns = Promise.all([...runWorkers.keys()].map((runId) => tearDownRun(runId).catch(() => undefined)));
+  await new Promise<void>((resolve) => {
+    onRolloutEnded = () => {
+      if (activeJobs.size === 0) resolve();
+    };
+    onRolloutEnded();
+  });
+  // Storing the last results and closing needs Redis: a Redis that is away is not waited for long.
+  // A job whose result was not stored is taken again by another worker once its lock expires.
+  const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    tearDowns.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), closeTimeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!closed) {
+    notice(`Redis did not answer within ${closeTimeoutMs} ms while the worker stopped; it stops without it`);
+    for (const worker of stoppingWorkers) void worker.disconnect().catch(() => undefined);
+  }
   subscriber.disconnect();
   connection.disconnect();
 }

@@ -24,6 +24,7 @@ export default class Demo extends Train {
     out: Train.flags.out,
     json: Train.flags.json,
     'redis-url': Train.flags['redis-url'],
+    'redis-close-timeout-ms': Train.flags['redis-close-timeout-ms'],
   } as typeof Train.flags;
 
   protected override runConfigRequest(flags: { set: string[]; 'cfg-options': string[] }, workingDirectory: string): Promise<RunConfigRequest> {

@@ -52,6 +52,8 @@ export default class Train extends StreamingCommand {
     'redis-url': Flags.string({
       description: 'with run.executor: bullmq, the Redis the rollout jobs go to, without credentials (a URL with them goes in SKILLOPT_REDIS_URL)',
     }),
+    // How long a stopping run waits for a Redis that is away: short in tests of an outage.
+    'redis-close-timeout-ms': Flags.integer({ hidden: true, min: 1 }),
   };
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
@@ -87,6 +89,7 @@ export default class Train extends StreamingCommand {
     const distributed = await distributedExecutorOf(run, {
       resolver: request.resolver,
       redisUrlFlag: flags['redis-url'],
+      ...(flags['redis-close-timeout-ms'] === undefined ? {} : { closeTimeoutMs: flags['redis-close-timeout-ms'] }),
       notice: (message) => process.stderr.write(`${message}\n`),
     });
 

@@ -8,7 +8,7 @@ import { redisUrlOf } from './redis-url.js';
  */
 export async function distributedExecutorOf(
   run: PreparedRun,
-  options: { resolver: PackageResolver; redisUrlFlag: string | undefined; notice: (message: string) => void },
+  options: { resolver: PackageResolver; redisUrlFlag: string | undefined; closeTimeoutMs?: number; notice: (message: string) => void },
 ): Promise<Pick<TrainOptions, 'createExecutor'>> {
   if (run.config.run.executor !== 'bullmq') return {};
   const url = redisUrlOf(options.redisUrlFlag);
@@ -24,6 +24,7 @@ export async function distributedExecutorOf(
         ledger,
         onEvent: emit,
         onNotice: options.notice,
+        ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
       }),
   };
 }
