@@ -159,6 +159,52 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
     patient.signal('SIGTERM');
     expect((await patient.ended).code).toBe(143);
   });
+
+  it("leaves a killed trainer's queued jobs in Redis once its heartbeat expires, and a resume finishes them", async () => {
+    // One worker of four rollouts at once, so that most of a step's jobs wait in the queue.
+    for (const worker of workers.values()) worker.signal('SIGKILL');
+    const lonely = startSkillopt(['worker', '--redis-url', redis.url, '--concurrency', '4', '--name', 'lonely', '--discovery-interval-ms', '50'], directory);
+    workers.set('lonely', lonely);
+    const trainer = startSkillopt(
+      [
+        'demo',
+        '--out',
+        'abandoned',
+        '--set',
+        LATENCY,
+        '--set',
+        'run.executor=bullmq',
+        '--redis-url',
+        redis.url,
+        '--redis-heartbeat-interval-ms',
+        '50',
+        '--redis-heartbeat-ttl-ms',
+        '200',
+      ],
+      directory,
+    );
+    await untilWorkerCalled('abandoned', 'lonely');
+    trainer.signal('SIGKILL');
+    await trainer.ended;
+    const { runId } = await readRunOverview(path.join(directory, 'abandoned'));
+    const queue = `bull:skillopt-run-${runId}`;
+    // The worker finishes the rollouts it runs and takes no other once the heartbeat has expired.
+    while ((await redisCommand(redis.port, 'LLEN', `${queue}:active`)) !== ':0') await delay(20);
+    const waiting = await redisCommand(redis.port, 'LLEN', `${queue}:wait`);
+    const workerCalls = await redisCommand(redis.port, 'XLEN', `skillopt:run:${runId}:ledger`);
+    expect(Number(waiting.slice(1))).toBeGreaterThan(0);
+    // Several discovery rounds of the worker and lives of the heartbeat.
+    await delay(500);
+    expect(await redisCommand(redis.port, 'LLEN', `${queue}:active`)).toBe(':0');
+    expect(await redisCommand(redis.port, 'LLEN', `${queue}:wait`)).toBe(waiting);
+    expect(await redisCommand(redis.port, 'XLEN', `skillopt:run:${runId}:ledger`)).toBe(workerCalls);
+
+    const resumed = startSkillopt(['train', '--resume', 'abandoned', '--redis-url', redis.url], directory);
+    expect((await resumed.ended).code).toBe(0);
+    expect(readFileSync(path.join(directory, 'abandoned', 'best_skill.md'), 'utf8')).toBe(reference);
+    lonely.signal('SIGTERM');
+    expect((await lonely.ended).stderr).toMatch(/run \S+ has no trainer \(its heartbeat expired\); its queued jobs wait for the run's resume/);
+  });
 });
 
 describe('distributed rollouts: provider limits shared through Redis', () => {

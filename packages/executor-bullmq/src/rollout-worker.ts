@@ -4,7 +4,7 @@ import { createInProcessExecutor, meterAgentRunner, meterChatModel } from '@skil
 import { type LatencySlotTally, measureLatencySlots } from '@skillopt/runtime-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
+import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runHeartbeatKey, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { serializeRolloutError } from './serialized-rollout-error.js';
 import { createStreamingLedger } from './streaming-ledger.js';
@@ -51,7 +51,7 @@ export interface RunWorkerOptions {
   workDirectory: string;
   /** What the ledger and the events call this worker (default `<host>:<pid>`). */
   workerName?: string;
-  /** How often the set of active runs is read (default 1000 ms). */
+  /** How often the set of active runs and their trainers' heartbeats are read (default 1000 ms). */
   discoveryIntervalMs?: number;
   /** BullMQ's lock on an active job and its stalled-job check (defaults 30 000 and 30 000 ms). */
   lockDurationMs?: number;
@@ -167,7 +167,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     notice(`taking the rollouts of run ${runId}`);
   }
 
-  async function tearDownRun(runId: string): Promise<void> {
+  async function tearDownRun(runId: string, reason = 'finished'): Promise<void> {
     const worker = runWorkers.get(runId);
     runWorkers.delete(runId);
     await worker?.close();
@@ -176,12 +176,22 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       preparedRuns.delete(key);
       await prepared.then((run) => run.close?.()).catch(() => undefined);
     }
-    if (worker !== undefined) notice(`run ${runId} finished; its prepared parts are torn down`);
+    if (worker !== undefined) notice(`run ${runId} ${reason}; its prepared parts are torn down`);
   }
 
+  /**
+   * Takes up the runs whose trainers beat, and tears down those whose heartbeat expired (their
+   * trainer was killed): their queued jobs stay in Redis for a resumed trainer, which beats again.
+   */
   async function discoverRuns(): Promise<void> {
-    const runIds = await connection.smembers(ACTIVE_RUNS_KEY).catch(() => [] as string[]);
-    for (const runId of runIds) takeUpRun(runId);
+    const runIds = await connection.smembers(ACTIVE_RUNS_KEY).catch(() => undefined);
+    if (runIds === undefined || runIds.length === 0) return;
+    const beating = await connection.mget(runIds.map(runHeartbeatKey)).catch(() => undefined);
+    if (beating === undefined) return;
+    runIds.forEach((runId, index) => {
+      if (beating[index] !== null) takeUpRun(runId);
+      else if (runWorkers.has(runId)) void tearDownRun(runId, "has no trainer (its heartbeat expired); its queued jobs wait for the run's resume");
+    });
   }
 
   subscriber.on('message', (channel: string, message: string) => {

@@ -54,6 +54,9 @@ export default class Train extends StreamingCommand {
     }),
     // How long a stopping run waits for a Redis that is away: short in tests of an outage.
     'redis-close-timeout-ms': Flags.integer({ hidden: true, min: 1 }),
+    // How often the run's heartbeat is refreshed and how long it lives: short in tests of a killed trainer.
+    'redis-heartbeat-interval-ms': Flags.integer({ hidden: true, min: 1 }),
+    'redis-heartbeat-ttl-ms': Flags.integer({ hidden: true, min: 1 }),
   };
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
@@ -90,6 +93,8 @@ export default class Train extends StreamingCommand {
       resolver: request.resolver,
       redisUrlFlag: flags['redis-url'],
       ...(flags['redis-close-timeout-ms'] === undefined ? {} : { closeTimeoutMs: flags['redis-close-timeout-ms'] }),
+      ...(flags['redis-heartbeat-interval-ms'] === undefined ? {} : { heartbeatIntervalMs: flags['redis-heartbeat-interval-ms'] }),
+      ...(flags['redis-heartbeat-ttl-ms'] === undefined ? {} : { heartbeatTtlMs: flags['redis-heartbeat-ttl-ms'] }),
       notice: (message) => process.stderr.write(`${message}\n`),
     });
 

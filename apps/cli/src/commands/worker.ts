@@ -34,6 +34,8 @@ export default class Worker extends SkillOptCommand {
     'stalled-interval-ms': Flags.integer({ hidden: true, min: 1 }),
     // How long a stopping worker waits for a Redis that is away: short in tests of an outage.
     'close-timeout-ms': Flags.integer({ hidden: true, min: 1 }),
+    // How often the active runs and their heartbeats are read: short in tests of a killed trainer.
+    'discovery-interval-ms': Flags.integer({ hidden: true, min: 1 }),
   };
 
   async run(): Promise<void> {
@@ -68,6 +70,7 @@ export default class Worker extends SkillOptCommand {
         ...(flags['lock-duration-ms'] === undefined ? {} : { lockDurationMs: flags['lock-duration-ms'] }),
         ...(flags['stalled-interval-ms'] === undefined ? {} : { stalledIntervalMs: flags['stalled-interval-ms'] }),
         ...(flags['close-timeout-ms'] === undefined ? {} : { closeTimeoutMs: flags['close-timeout-ms'] }),
+        ...(flags['discovery-interval-ms'] === undefined ? {} : { discoveryIntervalMs: flags['discovery-interval-ms'] }),
         onNotice: log,
         async prepareRun(request) {
           const run = await prepareRun({
