@@ -118,6 +118,93 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
     expect((await resumed.ended).code).toBe(0);
     expect(readFileSync(path.join(directory, 'interrupted', 'best_skill.md'), 'utf8')).toBe(reference);
   });
+
+  it('stops resumable on Ctrl-C while Redis is away, letting go of it after a bounded wait, and resumes once it is back', async () => {
+    const trainer = startSkillopt(
+      ['demo', '--out', 'redis-away', '--set', LATENCY, '--set', 'run.executor=bullmq', '--redis-url', redis.url, '--redis-close-timeout-ms', '300'],
+      directory,
+    );
+    await untilWorkerCalled('redis-away');
+    await redis.kill('SIGKILL');
+    // Long enough for every connection to be refused a few times (they retry every 100 ms at first).
+    await delay(300);
+    trainer.signal('SIGINT');
+    const ended = await trainer.ended;
+    expect(ended.code).toBe(130);
+    expect(ended.stderr).toMatch(/Redis did not answer while run \S+ was closed; its jobs in Redis are left as they are/);
+    expect(ended.stderr).not.toContain('Unhandled error event');
+    expect(ended.stdout).toContain('Resume with: skillopt train --resume redis-away');
+
+    await redis.start();
+    const resumed = startSkillopt(['train', '--resume', 'redis-away', '--redis-url', redis.url], directory);
+    expect((await resumed.ended).code).toBe(0);
+    expect(readFileSync(path.join(directory, 'redis-away', 'best_skill.md'), 'utf8')).toBe(reference);
+  });
+
+  it('stops a worker on SIGTERM while Redis is away, and a second SIGTERM quits one that would wait long', async () => {
+    const patient = startSkillopt(['worker', '--redis-url', redis.url, '--name', 'patient', '--close-timeout-ms', '600000'], directory);
+    const brief = startSkillopt(['worker', '--redis-url', redis.url, '--name', 'brief', '--close-timeout-ms', '200'], directory);
+    const trainer = startDistributedDemo('workers-stopped');
+    // Each has taken up the run: its BullMQ worker needs Redis to close.
+    await untilWorkerCalled('workers-stopped', 'patient');
+    await untilWorkerCalled('workers-stopped', 'brief');
+    await redis.kill('SIGKILL');
+    trainer.signal('SIGKILL');
+    brief.signal('SIGTERM');
+    patient.signal('SIGTERM');
+    const briefEnded = await brief.ended;
+    expect(briefEnded.code).toBe(0);
+    expect(briefEnded.stderr).toMatch(/Redis did not answer within 200 ms while the worker stopped; it stops without it/);
+    expect(briefEnded.stderr).not.toContain('Unhandled error event');
+    patient.signal('SIGTERM');
+    expect((await patient.ended).code).toBe(143);
+  });
+
+  it("leaves a killed trainer's queued jobs in Redis once its heartbeat expires, and a resume finishes them", async () => {
+    // One worker of four rollouts at once, so that most of a step's jobs wait in the queue.
+    for (const worker of workers.values()) worker.signal('SIGKILL');
+    const lonely = startSkillopt(['worker', '--redis-url', redis.url, '--concurrency', '4', '--name', 'lonely', '--discovery-interval-ms', '50'], directory);
+    workers.set('lonely', lonely);
+    const trainer = startSkillopt(
+      [
+        'demo',
+        '--out',
+        'abandoned',
+        '--set',
+        LATENCY,
+        '--set',
+        'run.executor=bullmq',
+        '--redis-url',
+        redis.url,
+        '--redis-heartbeat-interval-ms',
+        '50',
+        '--redis-heartbeat-ttl-ms',
+        '200',
+      ],
+      directory,
+    );
+    await untilWorkerCalled('abandoned', 'lonely');
+    trainer.signal('SIGKILL');
+    await trainer.ended;
+    const { runId } = await readRunOverview(path.join(directory, 'abandoned'));
+    const queue = `bull:skillopt-run-${runId}`;
+    // The worker finishes the rollouts it runs and takes no other once the heartbeat has expired.
+    while ((await redisCommand(redis.port, 'LLEN', `${queue}:active`)) !== ':0') await delay(20);
+    const waiting = await redisCommand(redis.port, 'LLEN', `${queue}:wait`);
+    const workerCalls = await redisCommand(redis.port, 'XLEN', `skillopt:run:${runId}:ledger`);
+    expect(Number(waiting.slice(1))).toBeGreaterThan(0);
+    // Several discovery rounds of the worker and lives of the heartbeat.
+    await delay(500);
+    expect(await redisCommand(redis.port, 'LLEN', `${queue}:active`)).toBe(':0');
+    expect(await redisCommand(redis.port, 'LLEN', `${queue}:wait`)).toBe(waiting);
+    expect(await redisCommand(redis.port, 'XLEN', `skillopt:run:${runId}:ledger`)).toBe(workerCalls);
+
+    const resumed = startSkillopt(['train', '--resume', 'abandoned', '--redis-url', redis.url], directory);
+    expect((await resumed.ended).code).toBe(0);
+    expect(readFileSync(path.join(directory, 'abandoned', 'best_skill.md'), 'utf8')).toBe(reference);
+    lonely.signal('SIGTERM');
+    expect((await lonely.ended).stderr).toMatch(/run \S+ has no trainer \(its heartbeat expired\); its queued jobs wait for the run's resume/);
+  });
 });
 
 describe('distributed rollouts: provider limits shared through Redis', () => {

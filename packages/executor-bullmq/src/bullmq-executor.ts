@@ -3,8 +3,9 @@ import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@
 import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask, type RunEventEmitter } from '@skillopt/core';
 import { latencySlotRecorder } from '@skillopt/runtime-kit';
 import { type Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
+import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runHeartbeatKey, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { rolloutJobId } from './rollout-job-id.js';
 import { rebuildRolloutError } from './serialized-rollout-error.js';
@@ -31,6 +32,10 @@ export interface BullmqExecutorOptions {
   countIntervalMs?: number;
   /** How long closing waits for Redis before it lets go (default 10 000 ms). */
   closeTimeoutMs?: number;
+  /** How often the trainer refreshes the run's heartbeat in Redis (default 5000 ms). */
+  heartbeatIntervalMs?: number;
+  /** How long the heartbeat lives unless refreshed (default 30 000 ms): once it expires, workers leave the run's jobs queued. */
+  heartbeatTtlMs?: number;
   /** Told when Redis becomes unreachable, comes back, or lost jobs that are then enqueued again. */
   onNotice?: (message: string) => void;
 }
@@ -68,12 +73,19 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
   const config = redactSecrets(dropConfigSecrets(options.config).config);
   const configHash = createHash('sha256').update(JSON.stringify(config)).digest('hex');
   const cancellations = new Set<Promise<void>>();
-  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(connection.duplicate(), runId, options.ledger, options.onEvent);
+  const ledgerReader = options.ledger === undefined ? undefined : startWorkerLedgerReader(quietDuplicate(connection), runId, options.ledger, options.onEvent);
   const counter = options.onEvent === undefined ? undefined : startJobCounter(queue, options.onEvent, options.countIntervalMs ?? 1000);
+  const heartbeatTtlMs = options.heartbeatTtlMs ?? 30_000;
+  const setHeartbeat = () => connection.set(runHeartbeatKey(runId), String(process.pid), 'PX', heartbeatTtlMs);
+  const beat = () => void setHeartbeat().catch(() => undefined);
+  beat();
+  const heartbeat = setInterval(beat, options.heartbeatIntervalMs ?? 5000);
+  heartbeat.unref();
 
   async function enqueue(jobId: string, task: RolloutTask & { skillHash: string }): Promise<void> {
     // Written with every job, not once: a Redis that restarted empty has lost the run and its skills.
     await connection.sadd(ACTIVE_RUNS_KEY, runId);
+    await setHeartbeat();
     await connection.hsetnx(runSkillsKey(runId), `skill:${task.skillHash}`, task.skill);
     const data: RolloutJobData = {
       runId,
@@ -178,10 +190,13 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       }
     },
     async close({ finished }) {
+      clearInterval(heartbeat);
       const cleanUp = async () => {
         await Promise.all(cancellations);
         await counter?.stop();
         await ledgerReader?.stop();
+        // A stopped run's workers tear it down now rather than once its heartbeat expires.
+        await connection.del(runHeartbeatKey(runId));
         if (finished) {
           await connection.del(runLedgerStreamKey(runId));
           await queue.obliterate({ force: true }).catch(() => undefined);
@@ -208,6 +223,17 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       connection.disconnect();
     },
   };
+}
+
+/**
+ * A second connection to the same Redis: `duplicate` copies no listener, and ioredis prints every
+ * error of a connection without one to stderr (many a second while Redis is away). The first
+ * connection already tells of an outage once.
+ */
+function quietDuplicate(connection: Redis): Redis {
+  const duplicate = connection.duplicate();
+  duplicate.on('error', () => undefined);
+  return duplicate;
 }
 
 /** Whether a finished job found before this attempt enqueued anything is of no use to it. */

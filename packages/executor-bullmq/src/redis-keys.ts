@@ -16,6 +16,14 @@ export function runSkillsKey(runId: string): string {
   return `skillopt:run:${runId}:skills`;
 }
 
+/**
+ * Set by the trainer with a time to live and refreshed while it runs: a run whose key expired was
+ * abandoned (its trainer killed), and workers take none of its jobs until a resumed trainer sets it again.
+ */
+export function runHeartbeatKey(runId: string): string {
+  return `skillopt:run:${runId}:heartbeat`;
+}
+
 /** The Redis stream a run's workers append their ledger lines to, for the trainer to read. */
 export function runLedgerStreamKey(runId: string): string {
   return `skillopt:run:${runId}:ledger`;

@@ -4,7 +4,7 @@ import { createInProcessExecutor, meterAgentRunner, meterChatModel } from '@skil
 import { type LatencySlotTally, measureLatencySlots } from '@skillopt/runtime-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
+import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runHeartbeatKey, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { serializeRolloutError } from './serialized-rollout-error.js';
 import { createStreamingLedger } from './streaming-ledger.js';
@@ -38,15 +38,20 @@ export interface RunWorkerOptions {
   url: string;
   /** Rollouts run at once, per run. */
   concurrency: number;
-  /** Aborting it stops taking jobs; the running ones finish first. */
+  /**
+   * Aborting it stops taking jobs; the running rollouts finish first, then the worker lets go of
+   * Redis, waiting for it at most `closeTimeoutMs`.
+   */
   signal: AbortSignal;
+  /** How long stopping waits for Redis once the running rollouts ended (default 10 000 ms). */
+  closeTimeoutMs?: number;
   /** Prepares a run (once per run and config hash), e.g. with core's `prepareRun`. */
   prepareRun(request: WorkerRunRequest): Promise<WorkerRun>;
   /** The parent of the rollouts' work directories. */
   workDirectory: string;
   /** What the ledger and the events call this worker (default `<host>:<pid>`). */
   workerName?: string;
-  /** How often the set of active runs is read (default 1000 ms). */
+  /** How often the set of active runs and their trainers' heartbeats are read (default 1000 ms). */
   discoveryIntervalMs?: number;
   /** BullMQ's lock on an active job and its stalled-job check (defaults 30 000 and 30 000 ms). */
   lockDurationMs?: number;
@@ -71,6 +76,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   const runWorkers = new Map<string, Worker<RolloutJobData, RolloutJobOutcome>>();
   const preparedRuns = new Map<string, Promise<WorkerRun>>();
   const activeJobs = new Map<string, AbortController>();
+  /** Told each time a rollout ends, for a stop that waits for the running ones. */
+  let onRolloutEnded: () => void = () => undefined;
   const executor = createInProcessExecutor({ maxRolloutsInFlight: Number.POSITIVE_INFINITY });
 
   function preparedRunFor(data: RolloutJobData): Promise<WorkerRun> {
@@ -141,6 +148,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       return { worker: workerName, latencySlots: tally.slots, error: serializeRolloutError(error) };
     } finally {
       activeJobs.delete(jobId);
+      onRolloutEnded();
     }
   }
 
@@ -159,7 +167,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     notice(`taking the rollouts of run ${runId}`);
   }
 
-  async function tearDownRun(runId: string): Promise<void> {
+  async function tearDownRun(runId: string, reason = 'finished'): Promise<void> {
     const worker = runWorkers.get(runId);
     runWorkers.delete(runId);
     await worker?.close();
@@ -168,12 +176,22 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
       preparedRuns.delete(key);
       await prepared.then((run) => run.close?.()).catch(() => undefined);
     }
-    if (worker !== undefined) notice(`run ${runId} finished; its prepared parts are torn down`);
+    if (worker !== undefined) notice(`run ${runId} ${reason}; its prepared parts are torn down`);
   }
 
+  /**
+   * Takes up the runs whose trainers beat, and tears down those whose heartbeat expired (their
+   * trainer was killed): their queued jobs stay in Redis for a resumed trainer, which beats again.
+   */
   async function discoverRuns(): Promise<void> {
-    const runIds = await connection.smembers(ACTIVE_RUNS_KEY).catch(() => [] as string[]);
-    for (const runId of runIds) takeUpRun(runId);
+    const runIds = await connection.smembers(ACTIVE_RUNS_KEY).catch(() => undefined);
+    if (runIds === undefined || runIds.length === 0) return;
+    const beating = await connection.mget(runIds.map(runHeartbeatKey)).catch(() => undefined);
+    if (beating === undefined) return;
+    runIds.forEach((runId, index) => {
+      if (beating[index] !== null) takeUpRun(runId);
+      else if (runWorkers.has(runId)) void tearDownRun(runId, "has no trainer (its heartbeat expired); its queued jobs wait for the run's resume");
+    });
   }
 
   subscriber.on('message', (channel: string, message: string) => {
@@ -190,7 +208,30 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     else options.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   clearInterval(discovery);
-  await Promise.all([...runWorkers.keys()].map((runId) => tearDownRun(runId)));
+  const stoppingWorkers = [...runWorkers.values()];
+  // Closing a BullMQ worker stops it fetching jobs at once; the rollouts it runs go on.
+  const tearDowns = Promise.all([...runWorkers.keys()].map((runId) => tearDownRun(runId).catch(() => undefined)));
+  await new Promise<void>((resolve) => {
+    onRolloutEnded = () => {
+      if (activeJobs.size === 0) resolve();
+    };
+    onRolloutEnded();
+  });
+  // Storing the last results and closing needs Redis: a Redis that is away is not waited for long.
+  // A job whose result was not stored is taken again by another worker once its lock expires.
+  const closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    tearDowns.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), closeTimeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (!closed) {
+    notice(`Redis did not answer within ${closeTimeoutMs} ms while the worker stopped; it stops without it`);
+    for (const worker of stoppingWorkers) void worker.disconnect().catch(() => undefined);
+  }
   subscriber.disconnect();
   connection.disconnect();
 }

@@ -24,6 +24,9 @@ export default class Demo extends Train {
     out: Train.flags.out,
     json: Train.flags.json,
     'redis-url': Train.flags['redis-url'],
+    'redis-close-timeout-ms': Train.flags['redis-close-timeout-ms'],
+    'redis-heartbeat-interval-ms': Train.flags['redis-heartbeat-interval-ms'],
+    'redis-heartbeat-ttl-ms': Train.flags['redis-heartbeat-ttl-ms'],
   } as typeof Train.flags;
 
   protected override runConfigRequest(flags: { set: string[]; 'cfg-options': string[] }, workingDirectory: string): Promise<RunConfigRequest> {

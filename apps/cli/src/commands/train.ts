@@ -52,6 +52,11 @@ export default class Train extends StreamingCommand {
     'redis-url': Flags.string({
       description: 'with run.executor: bullmq, the Redis the rollout jobs go to, without credentials (a URL with them goes in SKILLOPT_REDIS_URL)',
     }),
+    // How long a stopping run waits for a Redis that is away: short in tests of an outage.
+    'redis-close-timeout-ms': Flags.integer({ hidden: true, min: 1 }),
+    // How often the run's heartbeat is refreshed and how long it lives: short in tests of a killed trainer.
+    'redis-heartbeat-interval-ms': Flags.integer({ hidden: true, min: 1 }),
+    'redis-heartbeat-ttl-ms': Flags.integer({ hidden: true, min: 1 }),
   };
 
   /** One run per directory: held from before the run's state is read until the command ends, however it ends. */
@@ -87,6 +92,9 @@ export default class Train extends StreamingCommand {
     const distributed = await distributedExecutorOf(run, {
       resolver: request.resolver,
       redisUrlFlag: flags['redis-url'],
+      ...(flags['redis-close-timeout-ms'] === undefined ? {} : { closeTimeoutMs: flags['redis-close-timeout-ms'] }),
+      ...(flags['redis-heartbeat-interval-ms'] === undefined ? {} : { heartbeatIntervalMs: flags['redis-heartbeat-interval-ms'] }),
+      ...(flags['redis-heartbeat-ttl-ms'] === undefined ? {} : { heartbeatTtlMs: flags['redis-heartbeat-ttl-ms'] }),
       notice: (message) => process.stderr.write(`${message}\n`),
     });
 

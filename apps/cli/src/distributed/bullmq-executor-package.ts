@@ -15,20 +15,29 @@ export interface SharedRateLimits {
   close(): Promise<void>;
 }
 
+/** How long a trainer waits for Redis when it stops, and how often and for how long its run's heartbeat is set. */
+export interface DistributedTrainerTiming {
+  closeTimeoutMs?: number;
+  heartbeatIntervalMs?: number;
+  heartbeatTtlMs?: number;
+}
+
 /**
  * What the CLI uses of @skillopt/executor-bullmq, written out here: the CLI does not depend on the
  * package (it is loaded by name, only by a run that asks for it), so it cannot import its types.
  */
 export interface BullmqExecutorModule {
-  createBullmqExecutor(options: {
-    url: string;
-    runId: string;
-    config: Record<string, unknown>;
-    versions: Readonly<Record<string, string>>;
-    ledger?: Ledger;
-    onEvent?: RunEventEmitter;
-    onNotice?: (message: string) => void;
-  }): Executor;
+  createBullmqExecutor(
+    options: {
+      url: string;
+      runId: string;
+      config: Record<string, unknown>;
+      versions: Readonly<Record<string, string>>;
+      ledger?: Ledger;
+      onEvent?: RunEventEmitter;
+      onNotice?: (message: string) => void;
+    } & DistributedTrainerTiming,
+  ): Executor;
   runWorker(options: {
     url: string;
     concurrency: number;
@@ -38,6 +47,8 @@ export interface BullmqExecutorModule {
     workerName?: string;
     lockDurationMs?: number;
     stalledIntervalMs?: number;
+    closeTimeoutMs?: number;
+    discoveryIntervalMs?: number;
     onNotice?: (message: string) => void;
   }): Promise<void>;
   runVersions(run: PreparedRun): Record<string, string>;

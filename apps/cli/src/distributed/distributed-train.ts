@@ -1,5 +1,5 @@
 import type { ExecutorRun, PackageResolver, PreparedRun, SkillOptConfig, TrainOptions } from '@skillopt/core';
-import { loadBullmqExecutor, type SharedRateLimits } from './bullmq-executor-package.js';
+import { type DistributedTrainerTiming, loadBullmqExecutor, type SharedRateLimits } from './bullmq-executor-package.js';
 import { redisUrlOf } from './redis-url.js';
 
 /**
@@ -8,7 +8,11 @@ import { redisUrlOf } from './redis-url.js';
  */
 export async function distributedExecutorOf(
   run: PreparedRun,
-  options: { resolver: PackageResolver; redisUrlFlag: string | undefined; notice: (message: string) => void },
+  options: {
+    resolver: PackageResolver;
+    redisUrlFlag: string | undefined;
+    notice: (message: string) => void;
+  } & DistributedTrainerTiming,
 ): Promise<Pick<TrainOptions, 'createExecutor'>> {
   if (run.config.run.executor !== 'bullmq') return {};
   const url = redisUrlOf(options.redisUrlFlag);
@@ -24,6 +28,9 @@ export async function distributedExecutorOf(
         ledger,
         onEvent: emit,
         onNotice: options.notice,
+        ...(options.closeTimeoutMs === undefined ? {} : { closeTimeoutMs: options.closeTimeoutMs }),
+        ...(options.heartbeatIntervalMs === undefined ? {} : { heartbeatIntervalMs: options.heartbeatIntervalMs }),
+        ...(options.heartbeatTtlMs === undefined ? {} : { heartbeatTtlMs: options.heartbeatTtlMs }),
       }),
   };
 }

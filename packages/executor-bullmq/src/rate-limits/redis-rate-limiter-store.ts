@@ -63,6 +63,8 @@ export function createRedisRateLimiterStore(options: RedisRateLimiterStoreOption
   const keyPrefix = options.keyPrefix ?? DEFAULT_RATE_LIMIT_KEY_PREFIX;
   const ownsConnection = typeof options.connection === 'string';
   const connection = typeof options.connection === 'string' ? new Redis(options.connection) : options.connection;
+  // Without a listener ioredis prints each connection error to stderr; a call whose command fails gets the error itself.
+  if (ownsConnection) connection.on('error', () => undefined);
   const limiters = new Map<string, StoredRateLimiter>();
 
   return {
