@@ -5,7 +5,16 @@ import { latencySlotRecorder } from '@skillopt/runtime-kit';
 import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runHeartbeatKey, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
+import {
+  ABORT_CHANNEL,
+  ACTIVE_RUNS_KEY,
+  RUN_FINISHED_CHANNEL,
+  runAbortedJobsKey,
+  runHeartbeatKey,
+  runLedgerStreamKey,
+  runQueueName,
+  runSkillsKey,
+} from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { rolloutJobId } from './rollout-job-id.js';
 import { rebuildRolloutError } from './serialized-rollout-error.js';
@@ -87,6 +96,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
     await connection.sadd(ACTIVE_RUNS_KEY, runId);
     await setHeartbeat();
     await connection.hsetnx(runSkillsKey(runId), `skill:${task.skillHash}`, task.skill);
+    await connection.srem(runAbortedJobsKey(runId), jobId);
     const data: RolloutJobData = {
       runId,
       config,
@@ -127,6 +137,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
       if (removed) return;
     }
     if (state === 'completed' || state === 'failed') return;
+    // Marked first: a worker taking the job after the message went out still sees it is aborted.
+    await connection.sadd(runAbortedJobsKey(runId), jobId);
     await connection.publish(ABORT_CHANNEL, jobId);
   }
 
@@ -201,6 +213,7 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
           await connection.del(runLedgerStreamKey(runId));
           await queue.obliterate({ force: true }).catch(() => undefined);
           await connection.del(runSkillsKey(runId));
+          await connection.del(runAbortedJobsKey(runId));
           await connection.srem(ACTIVE_RUNS_KEY, runId);
           await connection.publish(RUN_FINISHED_CHANNEL, runId);
         }

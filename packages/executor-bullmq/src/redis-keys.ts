@@ -29,6 +29,15 @@ export function runLedgerStreamKey(runId: string): string {
   return `skillopt:run:${runId}:ledger`;
 }
 
+/**
+ * The ids of a run's jobs the trainer aborted, kept beside the message on ABORT_CHANNEL: a worker
+ * that takes such a job just as it is aborted (after the message went out, before the job was
+ * its own) finds the mark and does not start the rollout. A job asked for again is unmarked.
+ */
+export function runAbortedJobsKey(runId: string): string {
+  return `skillopt:run:${runId}:aborted`;
+}
+
 /** Where the trainer publishes the id of an active job to abort. */
 export const ABORT_CHANNEL = 'skillopt:abort';
 

@@ -4,7 +4,16 @@ import { createInProcessExecutor, meterAgentRunner, meterChatModel } from '@skil
 import { type LatencySlotTally, measureLatencySlots } from '@skillopt/runtime-kit';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { openRedisConnection } from './redis-connection.js';
-import { ABORT_CHANNEL, ACTIVE_RUNS_KEY, RUN_FINISHED_CHANNEL, runHeartbeatKey, runLedgerStreamKey, runQueueName, runSkillsKey } from './redis-keys.js';
+import {
+  ABORT_CHANNEL,
+  ACTIVE_RUNS_KEY,
+  RUN_FINISHED_CHANNEL,
+  runAbortedJobsKey,
+  runHeartbeatKey,
+  runLedgerStreamKey,
+  runQueueName,
+  runSkillsKey,
+} from './redis-keys.js';
 import type { RolloutJobData, RolloutJobOutcome } from './rollout-job.js';
 import { serializeRolloutError } from './serialized-rollout-error.js';
 import { createStreamingLedger } from './streaming-ledger.js';
@@ -112,6 +121,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
     const jobId = job.id ?? '';
     activeJobs.set(jobId, controller);
     try {
+      // Aborted before it was this worker's: the trainer's message may have gone out before the job was in activeJobs.
+      if (await connection.sismember(runAbortedJobsKey(data.runId), jobId)) controller.abort(abortedByTrainer());
       const run = await preparedRunFor(data);
       const mismatch = describeVersionMismatch(data.versions, run.versions);
       if (mismatch !== undefined) throw new UnrecoverableError(`${workerName}: ${mismatch}`);
@@ -195,8 +206,7 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   }
 
   subscriber.on('message', (channel: string, message: string) => {
-    if (channel === ABORT_CHANNEL)
-      activeJobs.get(message)?.abort(new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'the trainer aborted the rollout' }));
+    if (channel === ABORT_CHANNEL) activeJobs.get(message)?.abort(abortedByTrainer());
     else if (channel === RUN_FINISHED_CHANNEL) void tearDownRun(message);
   });
   await subscriber.subscribe(ABORT_CHANNEL, RUN_FINISHED_CHANNEL);
@@ -234,4 +244,8 @@ export async function runWorker(options: RunWorkerOptions): Promise<void> {
   }
   subscriber.disconnect();
   connection.disconnect();
+}
+
+function abortedByTrainer(): SkillOptError {
+  return new SkillOptError({ code: ERROR_CODES.aborted, category: 'user', message: 'the trainer aborted the rollout' });
 }

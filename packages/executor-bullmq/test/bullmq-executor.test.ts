@@ -225,6 +225,8 @@ describe('the BullMQ executor with a worker', () => {
     const controller = new AbortController();
     const evaluation = evaluate(executor, environment, controller.signal);
     const queue = new Queue(runQueueName('run-abort'), { connection: { url: redis.url } });
+    // Closed after the test however it ends: an open queue would reconnect to the stopped Redis forever.
+    stops.push(() => queue.close());
     while (started.length < 2 || (await queue.getWaitingCount()) < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     controller.abort(new Error('stopped by the user'));
     await expect(evaluation).rejects.toThrow('stopped by the user');
@@ -238,6 +240,5 @@ describe('the BullMQ executor with a worker', () => {
     stops.pop();
     while (closed.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(closed).toEqual(['run-abort']);
-    await queue.close();
   });
 });
