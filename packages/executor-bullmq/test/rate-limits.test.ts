@@ -48,6 +48,21 @@ function testClock() {
   };
 }
 
+/** A call of `estimatedTokens` that the window has no room for: it waits through more asks, and starts once the minute has passed. */
+async function expectToWaitForTheNextMinute(limiter: RateLimiter, clock: { time: number; waits: number }, estimatedTokens: number): Promise<void> {
+  let started = false;
+  const call = limiter.run(
+    async () => {
+      started = true;
+    },
+    { estimatedTokens },
+  );
+  await afterMoreAsks(clock, 3);
+  expect(started).toBe(false);
+  clock.time += 60_000;
+  await call;
+}
+
 /** A store on a connection of its own, as another process would have. */
 function storeOnOwnConnection(
   options: { now?: () => number; sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>; leaseMilliseconds?: number } = {},
@@ -155,18 +170,8 @@ describe('the Redis rate limiter store', () => {
     const second = storeOnOwnConnection({ now, sleep: countingSleep }).store.obtain(SCOPE_KEY, { tokensPerMinute: 100 }).limiter;
     await first.run(async () => undefined, { estimatedTokens: 60 });
     await second.run(async () => undefined, { estimatedTokens: 40 });
-    let thirdStarted = false;
-    const third = second.run(
-      async () => {
-        thirdStarted = true;
-      },
-      { estimatedTokens: 50 },
-    );
-    await afterMoreAsks(clock, 3);
-    expect(thirdStarted).toBe(false);
     expect(second.state().tokensInWindow).toBe(100);
-    clock.time += 60_000;
-    await third;
+    await expectToWaitForTheNextMinute(second, clock, 50);
     expect(second.state().tokensInWindow).toBe(50);
   });
 
@@ -183,17 +188,7 @@ describe('the Redis rate limiter store', () => {
     // 10 settled + 80 fit in 100 at once; 90 estimated would not have.
     await second.run(async () => undefined, { estimatedTokens: 80 });
     expect(second.state().tokensInWindow).toBe(90);
-    let thirdStarted = false;
-    const third = first.run(
-      async () => {
-        thirdStarted = true;
-      },
-      { estimatedTokens: 30 },
-    );
-    await afterMoreAsks(clock, 3);
-    expect(thirdStarted).toBe(false);
-    clock.time += 60_000;
-    await third;
+    await expectToWaitForTheNextMinute(first, clock, 30);
     expect(await inspector.hvals(keys.tokens)).toEqual(['30']);
     expect(Number(await inspector.get(keys.tokenTotal))).toBe(30);
   });
