@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ERROR_CODES, type RolloutResult, redactSecrets, SkillOptError } from '@skillopt/contract';
 import { dropConfigSecrets, type Executor, type Ledger, type RolloutTask, type RunEventEmitter } from '@skillopt/core';
-import { latencySlotRecorder } from '@skillopt/runtime-kit';
+import { latencySlotRecorder, sleep } from '@skillopt/runtime-kit';
 import { type Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { openRedisConnection } from './redis-connection.js';
@@ -170,8 +170,8 @@ export function createBullmqExecutor(options: BullmqExecutorOptions): BullmqExec
         await enqueue(jobId, task);
         enqueued = true;
       }
-      if (task.signal.aborted) throw task.signal.reason;
-      await pause(pollIntervalMs, task.signal);
+      // Rejects with the signal's reason as soon as the run is aborted.
+      await sleep(pollIntervalMs, task.signal);
     }
   }
 
@@ -270,17 +270,4 @@ function failedJobError(reason: string): SkillOptError {
       message: `the rollout's workers stopped while running it: ${reason}`,
     });
   return new SkillOptError({ code: ERROR_CODES.configInvalid, category: 'user', message: `a worker refused the rollout's job: ${reason}` });
-}
-
-/** Waits `milliseconds`, or less when `signal` aborts (the caller then sees it aborted). */
-function pause(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, milliseconds);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

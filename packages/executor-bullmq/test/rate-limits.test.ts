@@ -48,6 +48,18 @@ function testClock() {
   };
 }
 
+/** A call that holds one of `limiter`'s slots until `gate` is resolved; resolves once it has started. */
+async function startHolder(limiter: RateLimiter) {
+  const gate = deferred();
+  let started = false;
+  const holder = limiter.run(async () => {
+    started = true;
+    await gate.promise;
+  });
+  await waitUntil(() => started, 'the holder started');
+  return { gate, holder };
+}
+
 /** A call of `estimatedTokens` that the window has no room for: it waits through more asks, and starts once the minute has passed. */
 async function expectToWaitForTheNextMinute(limiter: RateLimiter, clock: { time: number; waits: number }, estimatedTokens: number): Promise<void> {
   let started = false;
@@ -252,13 +264,7 @@ describe('the Redis rate limiter store', () => {
   it('takes an aborted waiting call out of the queue, so it holds back no one', async () => {
     const first = storeOnOwnConnection().store.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter;
     const second = storeOnOwnConnection().store.obtain(SCOPE_KEY, { maxConcurrency: 1 }).limiter;
-    const gate = deferred();
-    let holderStarted = false;
-    const holder = first.run(async () => {
-      holderStarted = true;
-      await gate.promise;
-    });
-    await waitUntil(() => holderStarted, 'the holder started');
+    const { gate, holder } = await startHolder(first);
     const controller = new AbortController();
     let abortedStarted = false;
     const aborted = second.run(
@@ -333,13 +339,7 @@ describe('the Redis rate limiter store', () => {
   it('goes on after Redis restarts empty: calls in flight take their slots again, new calls are counted', async () => {
     const first = storeOnOwnConnection({ leaseMilliseconds: 300 }).store.obtain(SCOPE_KEY, { maxConcurrency: 1, requestsPerMinute: 10 }).limiter;
     const second = storeOnOwnConnection({ leaseMilliseconds: 300 }).store.obtain(SCOPE_KEY, { maxConcurrency: 1, requestsPerMinute: 10 }).limiter;
-    const gate = deferred();
-    let holderStarted = false;
-    const holder = first.run(async () => {
-      holderStarted = true;
-      await gate.promise;
-    });
-    await waitUntil(() => holderStarted, 'the holder started');
+    const { gate, holder } = await startHolder(first);
     await server.kill();
     await server.start();
     // The holder's next renewal puts its slot back, so the other process's call waits for it.
