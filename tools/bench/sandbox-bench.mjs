@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // What SpreadsheetBench's sandbox costs: the same Python run directly and through runtime-kit's
 // bubblewrap sandbox (`python3 -c pass`, then `import openpyxl, pandas`), taking turns so a change
-// in the machine's load falls on both alike; then the env's real work on the 50 real tasks of
-// ../shared/datasets-raw/spreadsheetbench: loading them (one sandboxed call reads 150 answer
+// in the machine's load falls on both alike; then the env's real work on the 50 real tasks in
+// testdata/spreadsheetbench: loading them (one sandboxed call reads 150 answer
 // workbooks and 50 previews) and evaluating all 150 answer workbooks against themselves (one call).
 // Median and p90 per measurement, with the target beside each. Imports the BUILT packages.
 //
 //   node tools/bench/sandbox-bench.mjs [--runs 10] [--json]
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,11 +29,7 @@ if (!Number.isInteger(runs) || runs < 1) {
 }
 const runtimeKit = await importBuilt('runtime-kit');
 const spreadsheet = await importBuilt('env-spreadsheetbench');
-const realData = path.resolve(repoRoot, '..', 'shared', 'datasets-raw', 'spreadsheetbench');
-if (!existsSync(path.join(realData, 'dataset_50.json'))) {
-  console.error(`${realData} is missing: the real tasks are read from the shared data folder beside the repository.`);
-  process.exit(2);
-}
+const realData = path.join(repoRoot, 'testdata', 'spreadsheetbench');
 const python = '/usr/bin/python3';
 
 // Targets (#23): the sandbox adds at most 250 ms to a run; the env's batch calls stay under 30 s on this machine class.

@@ -2,17 +2,10 @@ import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync
 import os from 'node:os';
 import path from 'node:path';
 import { createCheckpointStore, OWN_SESSION_SENTINEL } from '@skillopt/sleep';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 import { startSkillopt } from './helpers/cli-process';
 
-/** The shared fixtures, beside the repository (or where SKILLOPT_SHARED_DIR says). */
-function sharedDirectory(): string {
-  let folder = __dirname;
-  while (!existsSync(path.join(folder, 'pnpm-workspace.yaml'))) folder = path.dirname(folder);
-  return process.env.SKILLOPT_SHARED_DIR ?? path.resolve(folder, '../shared');
-}
-
-const TRANSCRIPTS = path.join(sharedDirectory(), 'fixtures', 'cli-transcripts');
-const CLAUDE_SESSIONS = path.join(TRANSCRIPTS, 'claude', 'projects', '-home-user-project');
+const CLAUDE_SESSIONS = path.join(CLI_TRANSCRIPTS, 'claude', 'projects', '-home-user-project');
 const PROJECT = '/home/user/project';
 
 interface Line {
@@ -124,11 +117,11 @@ describe('skillopt sleep harvest', () => {
     const codexDay = path.join(home, '.codex', 'sessions', '2026', '11', '30');
     mkdirSync(codexDay, { recursive: true });
     cpSync(
-      path.join(TRANSCRIPTS, 'codex', 'sessions', 'YYYY', 'MM', 'DD', 'rollout-tool-roundtrip.jsonl'),
+      path.join(CLI_TRANSCRIPTS, 'codex', 'sessions', 'YYYY', 'MM', 'DD', 'rollout-tool-roundtrip.jsonl'),
       path.join(codexDay, 'rollout-tool-roundtrip.jsonl'),
     );
-    cpSync(path.join(TRANSCRIPTS, 'pi', 'sessions'), path.join(home, '.pi', 'agent', 'sessions'), { recursive: true });
-    cpSync(path.join(TRANSCRIPTS, 'copilot', 'session-state'), path.join(home, '.copilot', 'session-state'), { recursive: true });
+    cpSync(path.join(CLI_TRANSCRIPTS, 'pi', 'sessions'), path.join(home, '.pi', 'agent', 'sessions'), { recursive: true });
+    cpSync(path.join(CLI_TRANSCRIPTS, 'copilot', 'session-state'), path.join(home, '.copilot', 'session-state'), { recursive: true });
 
     const { code, stdout } = await skillopt(['sleep', 'harvest', '--project', PROJECT, '--lookback', '0', '--json']);
     expect(code).toBe(0);

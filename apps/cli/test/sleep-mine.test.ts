@@ -1,16 +1,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 import { startSkillopt } from './helpers/cli-process';
 
-/** The shared fixtures, beside the repository (or where SKILLOPT_SHARED_DIR says). */
-function sharedDirectory(): string {
-  let folder = __dirname;
-  while (!existsSync(path.join(folder, 'pnpm-workspace.yaml'))) folder = path.dirname(folder);
-  return process.env.SKILLOPT_SHARED_DIR ?? path.resolve(folder, '../shared');
-}
-
-const CLAUDE_SESSIONS = path.join(sharedDirectory(), 'fixtures', 'cli-transcripts', 'claude', 'projects', '-home-user-project');
+const CLAUDE_SESSIONS = path.join(CLI_TRANSCRIPTS, 'claude', 'projects', '-home-user-project');
 const PROJECT = '/home/user/project';
 
 describe('skillopt sleep mine', () => {

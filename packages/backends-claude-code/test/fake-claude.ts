@@ -1,10 +1,11 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 import { installFakeHarness, type FakeHarnessInvocation, type FakeHarnessScenario } from '@skillopt/backends-kit/testing';
 
-/** The shared fixtures of the real CLI (Claude Code 2.1.197 against a loopback mock). */
-export const FIXTURES = path.resolve(__dirname, '../../../../shared/fixtures/cli-transcripts/claude');
+/** What the real CLI wrote (Claude Code 2.1.197, offline against a model server on loopback). */
+export const FIXTURES = path.join(CLI_TRANSCRIPTS, 'claude');
 
 /**
  * A stand-in `claude` executable: a shell script that runs backends-kit's fake harness on one

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from '@skillopt/contract';
 import { classifyCodexFailure, readCodexTranscript, usageFromCodex } from '../src/index';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 function translate(events: readonly TranscriptEvent[]) {
   const translation = readCodexTranscript();
@@ -10,7 +11,7 @@ function translate(events: readonly TranscriptEvent[]) {
 }
 
 const fixture = (name: string): TranscriptEvent[] =>
-  readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')
+  readFileSync(path.join(CLI_TRANSCRIPTS, 'codex', name), 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line) as TranscriptEvent);

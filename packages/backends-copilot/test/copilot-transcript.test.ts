@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from '@skillopt/contract';
 import { classifyCopilotFailure, readCopilotTranscript, usageFromReport } from '../src/index';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
-const fixture = (name: string) => readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
+const fixture = (name: string) => readFileSync(path.join(CLI_TRANSCRIPTS, 'copilot', name), 'utf8');
 const events = (text: string): TranscriptEvent[] =>
   text
     .split('\n')

@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TranscriptEvent } from '@skillopt/contract';
 import { classifyOpencodeError, readOpencodeTranscript, usageFromOpencodeStep } from '../src/index';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 const fixture = (name: string): TranscriptEvent[] =>
-  readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')
+  readFileSync(path.join(CLI_TRANSCRIPTS, 'opencode', name), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as TranscriptEvent);

@@ -3,9 +3,10 @@ import path from 'node:path';
 import type { TranscriptEvent } from '@skillopt/contract';
 import { classifyPiFailure, readPiTranscript, usageFromPi } from '../src/index';
 import { piAssistantMessage, piTranscript } from './fake-pi';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 const fixture = (name: string): TranscriptEvent[] =>
-  readFileSync(path.join(__dirname, 'fixtures', name), 'utf8')
+  readFileSync(path.join(CLI_TRANSCRIPTS, 'pi', name), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as TranscriptEvent);
@@ -26,7 +27,10 @@ describe("reading Pi's --mode json events", () => {
   });
 
   it('sums the usage of every request of a tool round trip and answers with the last message, not the tool call', () => {
-    expect(read(asMessageEnds(fixture('session-tool-roundtrip.jsonl')))).toEqual({ finalText: 'hi', usage: { inputTokens: 22, outputTokens: 6 } });
+    expect(read(asMessageEnds(fixture('sessions/--home-user-project--/session-tool-roundtrip.jsonl')))).toEqual({
+      finalText: 'hi',
+      usage: { inputTokens: 22, outputTokens: 6 },
+    });
   });
 
   it('counts the prompt read from and written to the cache inside inputTokens, each also on its own', () => {

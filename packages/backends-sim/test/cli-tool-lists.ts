@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ToolDefinition } from '@skillopt/contract';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 /**
- * Tool lists shaped as each agent CLI sends them (names as the shared fixtures and the upstream
- * observations record them; schemas in each CLI's own style: property names, required lists,
+ * Tool lists shaped as each agent CLI sends them (names as the recorded transcripts and the
+ * original's observations record them; schemas in each CLI's own style: property names, required lists,
  * descriptions), and the shell call each CLI's recorded transcript holds.
  */
 
@@ -217,7 +218,7 @@ export interface RecordedShellCall {
 }
 
 const fixture = (name: string): Array<Record<string, unknown>> =>
-  readFileSync(path.join(__dirname, 'fixtures', 'cli-transcripts', name), 'utf8')
+  readFileSync(path.join(CLI_TRANSCRIPTS, name), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -238,13 +239,15 @@ const call = (toolName: unknown, input: unknown): RecordedShellCall => ({ toolNa
 
 /** The shell call each CLI's transcript recorded (the mock model asked for `cat task.md`). */
 export function recordedShellCalls(): Record<'claude' | 'codex' | 'copilot' | 'opencode' | 'pi', RecordedShellCall> {
-  const claude = fixture('claude-session.jsonl')
+  const claude = fixture('claude/projects/-home-user-project/session-tool-roundtrip.jsonl')
     .flatMap(blocksOf)
     .find((block) => at(block, 'type') === 'tool_use');
-  const codex = fixture('codex-rollout.jsonl').find((record) => at(record, 'payload', 'type') === 'function_call');
-  const copilot = fixture('copilot-events.jsonl').find((record) => record.type === 'assistant.message' && at(record, 'data', 'toolRequests', 0) !== undefined);
-  const opencode = fixture('opencode-session.jsonl').find((record) => at(record, 'row', 'data', 'type') === 'tool');
-  const pi = fixture('pi-session.jsonl')
+  const codex = fixture('codex/sessions/YYYY/MM/DD/rollout-tool-roundtrip.jsonl').find((record) => at(record, 'payload', 'type') === 'function_call');
+  const copilot = fixture('copilot/session-state/SESSION_ID/events.jsonl').find(
+    (record) => record.type === 'assistant.message' && at(record, 'data', 'toolRequests', 0) !== undefined,
+  );
+  const opencode = fixture('opencode/opencode-db-session-export.jsonl').find((record) => at(record, 'row', 'data', 'type') === 'tool');
+  const pi = fixture('pi/sessions/--home-user-project--/session-tool-roundtrip.jsonl')
     .flatMap(blocksOf)
     .find((block) => at(block, 'type') === 'toolCall');
   return {

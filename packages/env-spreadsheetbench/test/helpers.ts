@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
 import { parseSpreadsheetBenchConfig, type SpreadsheetBenchConfig, type SpreadsheetBenchConfigInput } from '../src/index';
 
-/** The real SpreadsheetBench tasks (CC BY-SA 4.0), read from the shared data folder beside the repository, never copied into the package. */
-export const REAL_DATA = path.resolve(__dirname, '../../../../shared/datasets-raw/spreadsheetbench');
+/** The real SpreadsheetBench tasks (CC BY-SA 4.0), in the repository's test data, never copied into the package. */
+export const REAL_DATA = SPREADSHEETBENCH_TASKS;
 
 /** Debian's system Python, which has openpyxl and pandas (python3-openpyxl, python3-pandas). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sleepBinOf } from '@skillopt/sleep/installer';
+import { ORIGINAL_SKILLOPT_FIXTURES } from '../../../testdata/paths';
 
 /** This package's folder. */
 export const PACKAGE_ROOT = path.resolve(__dirname, '..');
@@ -15,28 +15,8 @@ export const PLUGIN_BIN = path.join(PACKAGE_ROOT, 'bin', 'skillopt-plugin-opencl
 /** The DeepSeek preset, as the package ships it. */
 export const DEEPSEEK_PRESET = path.join(PACKAGE_ROOT, 'presets', 'deepseek.json');
 
-function repositoryRoot(): string {
-  let folder = __dirname;
-  while (!existsSync(path.join(folder, 'pnpm-workspace.yaml'))) {
-    const parent = path.dirname(folder);
-    if (parent === folder) throw new Error(`no pnpm-workspace.yaml above ${__dirname}`);
-    folder = parent;
-  }
-  return folder;
-}
-
-/**
- * The original's three OpenClaw task files, read where the shared fixtures are (beside the
- * repository, or where SKILLOPT_SHARED_DIR says), never copied into the package.
- */
-const OPENCLAW_TASKS = path.join(
-  process.env.SKILLOPT_SHARED_DIR ?? path.resolve(repositoryRoot(), '../shared'),
-  'fixtures',
-  'upstream',
-  'plugins',
-  'openclaw',
-  'tests',
-);
+/** The original's three OpenClaw task files, in the repository's test data, never copied into the package. */
+const OPENCLAW_TASKS = path.join(ORIGINAL_SKILLOPT_FIXTURES, 'plugins', 'openclaw', 'tests');
 
 export const OPENCLAW_TASK_FILES = [
   { category: 'devops', file: path.join(OPENCLAW_TASKS, 'devops-tasks.json'), tasks: 5 },

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { harvestSessions, type HarvestedSession, OWN_SESSION_SENTINEL, projectScope, type SourceReport } from '../src/index.js';
 import { claudeCodeSource } from '../src/sources/claude-code/claude-code-source.js';
 import { SESSION_SOURCES } from '../src/sources/session-sources.js';
-import { SHARED_DIR } from './shared-fixtures.js';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
-const FIXTURE_PROJECTS = path.join(SHARED_DIR, 'fixtures/cli-transcripts/claude/projects');
+const FIXTURE_PROJECTS = path.join(CLI_TRANSCRIPTS, 'claude/projects');
 
 let home: string;
 beforeEach(() => {

@@ -7,9 +7,9 @@ import { projectScope } from '../src/harvest/project-scope';
 import { codexSource } from '../src/sources/codex/codex-source';
 import { SESSION_SOURCES } from '../src/sources/session-sources';
 import { harvestOneSource } from './harvest-one-source';
-import { SHARED_FIXTURES } from './shared-fixtures';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
-const REAL_ROLLOUT = path.join(SHARED_FIXTURES, 'cli-transcripts/codex/sessions/YYYY/MM/DD/rollout-tool-roundtrip.jsonl');
+const REAL_ROLLOUT = path.join(CLI_TRANSCRIPTS, 'codex/sessions/YYYY/MM/DD/rollout-tool-roundtrip.jsonl');
 const REAL_THREAD_ID = '01a2260e-2a0c-7533-a867-3156d322cfe3';
 const DAY = 86_400_000;
 

@@ -8,9 +8,9 @@ import { sqliteEngine } from '../src/sqlite/sql-js-engine';
 import { copilotCliSource } from '../src/sources/copilot-cli/copilot-cli-source';
 import { parseWorkspaceYaml } from '../src/sources/copilot-cli/workspace-yaml';
 import { harvestOneSource } from './harvest-one-source';
-import { SHARED_FIXTURES } from './shared-fixtures';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
-const FIXTURE_SESSION = path.join(SHARED_FIXTURES, 'cli-transcripts/copilot/session-state/SESSION_ID');
+const FIXTURE_SESSION = path.join(CLI_TRANSCRIPTS, 'copilot/session-state/SESSION_ID');
 const FIXTURE_SESSION_ID = '2d475647-0f33-402a-9df1-7d291b1ab669';
 
 let home: string;

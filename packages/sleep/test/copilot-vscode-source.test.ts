@@ -7,9 +7,9 @@ import { copilotVscodeSource } from '../src/sources/copilot-vscode/copilot-vscod
 import { applyOperation, replayOperationLog } from '../src/sources/copilot-vscode/operation-log';
 import { fileUriToPath, workspaceFolderOf } from '../src/sources/copilot-vscode/workspace-folder';
 import { harvestOneSource } from './harvest-one-source';
-import { SHARED_FIXTURES } from './shared-fixtures';
+import { ORIGINAL_SKILLOPT_FIXTURES } from '../../../testdata/paths';
 
-const FIXTURE_FOLDER = path.join(SHARED_FIXTURES, 'upstream/tests/fixtures/copilot');
+const FIXTURE_FOLDER = path.join(ORIGINAL_SKILLOPT_FIXTURES, 'tests/fixtures/copilot');
 
 let storage: string;
 beforeEach(() => {

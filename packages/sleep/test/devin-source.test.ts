@@ -5,9 +5,9 @@ import { pathToFileURL } from 'node:url';
 import { type HarvestedSession, harvestSessions, projectScope, type SourceReport } from '../src/index.js';
 import { devinSource } from '../src/sources/devin/devin-source.js';
 import { SESSION_SOURCES } from '../src/sources/session-sources.js';
-import { SHARED_DIR } from './shared-fixtures.js';
+import { ORIGINAL_SKILLOPT_FIXTURES } from '../../../testdata/paths';
 
-const SAMPLE = path.join(SHARED_DIR, 'fixtures/upstream/plugins/devin/fixtures/devin_sample.json');
+const SAMPLE = path.join(ORIGINAL_SKILLOPT_FIXTURES, 'plugins/devin/fixtures/devin_sample.json');
 
 let home: string;
 let transcripts: string;

@@ -6,14 +6,14 @@ import { projectScope } from '../src/harvest/project-scope';
 import { sqliteEngine } from '../src/sqlite/sql-js-engine';
 import { opencodeSource } from '../src/sources/opencode-source';
 import { harvestOneSource } from './harvest-one-source';
-import { SHARED_FIXTURES } from './shared-fixtures';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 interface ExportedRow {
   table: 'session' | 'message' | 'part';
   row: Record<string, unknown>;
 }
 
-const EXPORT_FILE = path.join(SHARED_FIXTURES, 'cli-transcripts/opencode/opencode-db-session-export.jsonl');
+const EXPORT_FILE = path.join(CLI_TRANSCRIPTS, 'opencode/opencode-db-session-export.jsonl');
 const EXPORTED: ExportedRow[] = readFileSync(EXPORT_FILE, 'utf8')
   .split('\n')
   .filter((line) => line.trim() !== '')

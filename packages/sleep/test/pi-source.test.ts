@@ -6,9 +6,9 @@ import { piFolderMayHold, piSessionFolderSlug } from '../src/sources/pi/session-
 import { piSource } from '../src/sources/pi/pi-source';
 import { SESSION_SOURCES } from '../src/sources/session-sources';
 import { harvestOneSource } from './harvest-one-source';
-import { SHARED_FIXTURES } from './shared-fixtures';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
-const FIXTURE_FOLDER = path.join(SHARED_FIXTURES, 'cli-transcripts/pi/sessions/--home-user-project--');
+const FIXTURE_FOLDER = path.join(CLI_TRANSCRIPTS, 'pi/sessions/--home-user-project--');
 const FIXTURE_SESSION_ID = '01a22610-3044-7285-8035-6dbd3036ff5a';
 
 let home: string;

@@ -9,10 +9,10 @@ import type { TimeWindowSettings } from '../src/harvest/time-window.js';
 import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
 import { recordSessionEnd } from '../src/session-end/record-session-end.js';
 import { claudeCodeSource } from '../src/sources/claude-code/claude-code-source.js';
-import { SHARED_FIXTURES } from './shared-fixtures.js';
+import { CLI_TRANSCRIPTS } from '../../../testdata/paths';
 
 /** A real Claude Code 2.1 transcript, of a session in /home/user/project. */
-const FIXTURE = path.join(SHARED_FIXTURES, 'cli-transcripts/claude/projects/-home-user-project/session-say-hi.jsonl');
+const FIXTURE = path.join(CLI_TRANSCRIPTS, 'claude/projects/-home-user-project/session-say-hi.jsonl');
 const PROJECT = '/home/user/project';
 const SESSION = '3734c9a9-1cac-41c1-b7ff-1566738c8461';
 

@@ -11,6 +11,7 @@ import { type ChatModel, type GenerateRequest, type GenerateResult, messageText 
 import { createWorkDirectoryRolloutContextsForTests } from '@skillopt/env-kit/testing';
 import { createSpreadsheetBenchEnvironment, type SpreadsheetTaskItem } from '@skillopt/env-spreadsheetbench';
 import { testWithAgentCli } from './helpers/agent-cli-cache';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
 
 /**
  * Issue #24 item 3: the answer workbooks are never inside or reachable from an agent's workspace.
@@ -20,7 +21,6 @@ import { testWithAgentCli } from './helpers/agent-cli-cache';
  * paths. It finds only the copies of the inputs in its own workspace. The same search run outside
  * the sandbox finds the answers, so the search itself is able to.
  */
-const REAL_DATA = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'datasets-raw', 'spreadsheetbench');
 const TASK_ID = '39180';
 const SYSTEM_PYTHON = '/usr/bin/python3';
 
@@ -111,10 +111,10 @@ testWithAgentCli(
   'an agent on a SpreadsheetBench task that searches the machine for the answer workbooks finds none of them',
   async (cli) => {
     const root = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-unreachable-'));
-    // A second copy of the task beside the rollouts' work folders, besides the shared one.
+    // A second copy of the task beside the rollouts' work folders, besides the one in the repository's test data.
     const dataRoot = path.join(root, 'data');
-    cpSync(path.join(REAL_DATA, 'spreadsheet', TASK_ID), path.join(dataRoot, 'spreadsheet', TASK_ID), { recursive: true });
-    const rows = JSON.parse(readFileSync(path.join(REAL_DATA, 'dataset_50.json'), 'utf8')) as Array<{ id: unknown }>;
+    cpSync(path.join(SPREADSHEETBENCH_TASKS, 'spreadsheet', TASK_ID), path.join(dataRoot, 'spreadsheet', TASK_ID), { recursive: true });
+    const rows = JSON.parse(readFileSync(path.join(SPREADSHEETBENCH_TASKS, 'dataset_50.json'), 'utf8')) as Array<{ id: unknown }>;
     const row = rows.find((candidate) => String(candidate.id) === TASK_ID);
     for (const split of ['train', 'val', 'test']) {
       mkdirSync(path.join(root, 'split', split), { recursive: true });
@@ -127,7 +127,9 @@ testWithAgentCli(
       if (item === undefined) throw new Error('the task did not load');
       const answers = [
         ...item.cases.map((testCase) => testCase.answer),
-        ...readdirSync(path.join(REAL_DATA, 'spreadsheet', TASK_ID)).map((name) => path.join(REAL_DATA, 'spreadsheet', TASK_ID, name)),
+        ...readdirSync(path.join(SPREADSHEETBENCH_TASKS, 'spreadsheet', TASK_ID)).map((name) =>
+          path.join(SPREADSHEETBENCH_TASKS, 'spreadsheet', TASK_ID, name),
+        ),
       ];
       const command = `python3 -c '${searchCode(TASK_ID, answers)}'`;
 

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { testWithAgentCli, type AgentCliId, type LocatedAgentCli } from './helpers/agent-cli-cache';
 import { madeCalls, trainDemo, withSimServe } from './helpers/demo-training';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
 
 /**
  * Issue #24's "done when": a reduced SpreadsheetBench training (a handful of the real tasks, one
@@ -10,7 +11,6 @@ import { madeCalls, trainDemo, withSimServe } from './helpers/demo-training';
  * rollout the real CLI inside bubblewrap writing and running its script through its own tools,
  * the workbooks it saved scored by the evaluator, and the best skill beats the initial one.
  */
-const REAL_DATA = path.resolve(__dirname, '..', '..', '..', '..', 'shared', 'datasets-raw', 'spreadsheetbench');
 // Cell-level tasks with small workbooks and three cases each (those of the env's own training test).
 const SPLITS = { train: ['39180', '39490', '39604', '17251'], val: ['10452', '38985', '50811'], test: ['48799', '30468', '32255'] };
 const TRAINING_TIMEOUT_MS = 300_000;
@@ -25,9 +25,9 @@ const CONFIGS: Record<'claude' | 'codex', { file: string; backend: string; key: 
   codex: { file: 'configs/features/codex-spreadsheetbench.yaml', backend: 'codex', key: { CODEX_API_KEY: 'sim' }, baseUrl: (url) => url },
 };
 
-/** A split folder of the real tasks, in a temp folder (the tasks stay in ../shared, never copied). */
+/** A split folder of the real tasks, in a temp folder (the tasks' files stay in the repository's test data). */
 function writeRealSplit(directory: string): string {
-  const rows = JSON.parse(readFileSync(path.join(REAL_DATA, 'dataset_50.json'), 'utf8')) as Array<{ id: unknown }>;
+  const rows = JSON.parse(readFileSync(path.join(SPREADSHEETBENCH_TASKS, 'dataset_50.json'), 'utf8')) as Array<{ id: unknown }>;
   const splitDirectory = path.join(directory, 'split');
   for (const [split, ids] of Object.entries(SPLITS)) {
     mkdirSync(path.join(splitDirectory, split), { recursive: true });
@@ -64,7 +64,7 @@ function trainWith(id: 'claude' | 'codex'): (cli: LocatedAgentCli) => Promise<vo
   return async (cli) => {
     const directory = mkdtempSync(path.join(tmpdir(), `spreadsheetbench-${id}-`));
     try {
-      const data = [`env.split_dir=${writeRealSplit(directory)}`, `env.data_root=${REAL_DATA}`];
+      const data = [`env.split_dir=${writeRealSplit(directory)}`, `env.data_root=${SPREADSHEETBENCH_TASKS}`];
       await withSimServe(
         async (url) => {
           let records: RolloutRecord[] = [];
