@@ -122,13 +122,6 @@ if (agentCliResults?.numPendingTests > 0)
     `\nagent CLI tests: ${agentCliResults.numPendingTests} skipped, their CLI not installed; install the pinned CLIs with \`node tools/agent-clis/install.mjs\` (CI does, and fails a missing one)`,
   );
 
-const sharedLayerCheck = path.join(workspaceRoot, '..', 'shared', 'tools', 'check-layers.mjs');
-if (existsSync(sharedLayerCheck)) {
-  const layers = await run('node', [sharedLayerCheck, workspaceRoot]);
-  if (layers.code === 0 && layers.stdout.trim() === '') passed += 1;
-  else failures.push('the shared layering check reported violations (above)');
-}
-
 const packCheckResults = path.join(workspaceRoot, 'tools', 'pack-and-install', 'test-results', 'pack-and-install.json');
 rmSync(packCheckResults, { force: true });
 const packCheck = await timed('pack-and-install', () => run('node', [path.join(workspaceRoot, 'tools', 'pack-and-install', 'pack-and-install.mjs')]));
