@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Packs the public packages with `pnpm pack`, installs the ones a user would pick (selection.json)
+// Checks that no public package's tarball holds test data (testdata/ or a test folder), packs the
+// public packages with `pnpm pack`, installs the ones a user would pick (selection.json)
 // with plain `npm install` into a fresh directory, and loads every export from ESM and CommonJS and
 // type-checks a consumer against the installed declarations. Third-party dependencies come from the
 // npm registry, as in any install. Then the installed CLI: `skillopt --help` and `--version`, and
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packPackage, publicPackages, readWorkspaceManifest, withInternalDependencies, workspaceRoot } from './workspace-packages.mjs';
 import { createCheckRecorder, secondsSince } from './check-recorder.mjs';
+import { packedFiles, testDataDigests, testDataInFiles } from './test-data-in-tarballs.mjs';
 
 const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const selection = JSON.parse(readFileSync(path.join(toolDirectory, 'selection.json'), 'utf8')).install;
@@ -49,6 +51,14 @@ try {
       tarballOf.set(name, tarball);
     });
   }
+
+  record(`no tarball of the ${packages.size} public packages holds test data`, () => {
+    const digests = testDataDigests(path.join(workspaceRoot, 'testdata'));
+    const problems = [...packages.entries()].flatMap(([name, { directory }]) =>
+      testDataInFiles(directory, packedFiles(directory), digests).map((problem) => `${name}: ${problem}`),
+    );
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+  });
 
   const projectDirectory = path.join(installDirectory, 'project');
   mkdirSync(projectDirectory);
