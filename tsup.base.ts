@@ -3,7 +3,7 @@ import { defineConfig, type Options } from 'tsup';
 /**
  * The build of every published library: ESM and CommonJS with declarations for both, one file per
  * entry. `ignoreDeprecations` silences TypeScript 6's complaint about the `baseUrl` tsup injects
- * into its declaration build (specs/toolchain.md, gotcha 4) without touching the tsconfig.
+ * into its declaration build (docs/toolchain.md, tsup's row) without touching the tsconfig.
  */
 export function libraryBuild(entry: string[], overrides: Options = {}) {
   return defineConfig({

@@ -1,5 +1,5 @@
 // The CLI loads env and backend packages with a computed import(), which must stay a real dynamic
-// import under Jest's CommonJS transform (specs/toolchain.md, gotcha 7): swc keeps it, and the test
+// import under Jest's CommonJS transform (docs/toolchain.md, jest's row): swc keeps it, and the test
 // script runs Node with --experimental-vm-modules.
 const base = require('../../jest.base.cjs')(__dirname);
 const [pattern, [transformer, options]] = Object.entries(base.transform).find(([key]) => key.includes('tsx'));

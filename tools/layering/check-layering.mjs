@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The project's own check of DESIGN.md's dependency rule (rules in layers.json beside this file).
+// The project's own check of the dependency rule docs/architecture.md states (its table, as data in
+// layers.json beside this file; tools/test/dependency-rule-table.test.ts keeps the two the same).
 // It reads every workspace package's declared runtime dependencies and, with TypeScript's own
 // pre-processor, every module specifier its non-test sources import, so a dependency that is
 // imported but not declared, or declared against the rule, is caught either way.
@@ -76,7 +77,7 @@ for (const packageDirectory of workspacePackageDirectories()) {
   const where = path.relative(workspaceRoot, packageDirectory);
   const kind = kindOfPackage(manifest.name ?? '');
   if (!kind) {
-    if (manifest.name?.startsWith('@skillopt/')) violations.add(`${where}: ${manifest.name} is no kind of package DESIGN.md names`);
+    if (manifest.name?.startsWith('@skillopt/')) violations.add(`${where}: ${manifest.name} is no kind of package docs/architecture.md names`);
     continue;
   }
   const allowed = rules.kinds[kind];
@@ -86,7 +87,7 @@ for (const packageDirectory of workspacePackageDirectories()) {
     const dependencyKind = kindOfPackage(dependencyName);
     if (dependencyKind && !allowed.includes(dependencyKind))
       violations.add(
-        `${where}: ${manifest.name} (${kind}) ${how} ${dependencyName} (${dependencyKind}); ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} may depend on ${describeAllowed(allowed)}`,
+        `${where}: ${manifest.name} (${kind}) ${how} ${dependencyName} (${dependencyKind}); ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} may depend on ${describeAllowed(allowed)} (docs/architecture.md)`,
       );
   };
   for (const dependencyName of runtimeDependencies) judge(dependencyName, 'depends on');

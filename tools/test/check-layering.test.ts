@@ -67,7 +67,7 @@ describe('the layering check', () => {
     expect(result.exitCode).toBe(1);
     expect(result.lines).toEqual([
       'packages/plugin-demo/hooks/end.mjs: imports @skillopt/backends-openai without declaring it in dependencies',
-      'packages/plugin-demo: @skillopt/plugin-demo (plugin) imports @skillopt/backends-openai (backend); a plugin may depend on contract, runtime-kit, backends-kit, env-kit, optimizer, core, sleep',
+      'packages/plugin-demo: @skillopt/plugin-demo (plugin) imports @skillopt/backends-openai (backend); a plugin may depend on contract, runtime-kit, backends-kit, env-kit, optimizer, core, sleep (docs/architecture.md)',
     ]);
   });
 
@@ -75,7 +75,7 @@ describe('the layering check', () => {
     const result = runCheckOn([{ name: '@skillopt/core' }, { name: '@skillopt/env-demo', dependencies: { '@skillopt/core': 'workspace:^' } }]);
     expect(result.exitCode).toBe(1);
     expect(result.lines).toEqual([
-      'packages/env-demo: @skillopt/env-demo (env) depends on @skillopt/core (core); an env may depend on contract, runtime-kit, env-kit',
+      'packages/env-demo: @skillopt/env-demo (env) depends on @skillopt/core (core); an env may depend on contract, runtime-kit, env-kit (docs/architecture.md)',
     ]);
   });
 
@@ -89,7 +89,7 @@ describe('the layering check', () => {
     ]);
     expect(result.lines).toEqual([
       'packages/backends-sim/src/server.ts: imports @skillopt/backends-openai without declaring it in dependencies',
-      'packages/backends-sim: @skillopt/backends-sim (backend) imports @skillopt/backends-openai (backend); a backend may depend on contract, runtime-kit, backends-kit',
+      'packages/backends-sim: @skillopt/backends-sim (backend) imports @skillopt/backends-openai (backend); a backend may depend on contract, runtime-kit, backends-kit (docs/architecture.md)',
     ]);
   });
 
@@ -113,6 +113,6 @@ describe('the layering check', () => {
       { name: '@skillopt/cli', dependencies: { '@skillopt/core': '^0.1.0', '@skillopt/backends-sim': '^0.1.0' } },
       { name: '@skillopt/utilities' },
     ]);
-    expect(result.lines).toEqual(['packages/utilities: @skillopt/utilities is no kind of package DESIGN.md names']);
+    expect(result.lines).toEqual(['packages/utilities: @skillopt/utilities is no kind of package docs/architecture.md names']);
   });
 });

@@ -1,5 +1,5 @@
-// Small runtime primitives every SkillOpt package may share (DESIGN.md: runtime-kit depends on the
-// contract alone; both kits and everything above may depend on it).
+// Small runtime primitives every SkillOpt package may share (docs/architecture.md#dependency-rule:
+// runtime-kit depends on the contract alone; both kits and everything above may depend on it).
 
 // Waiting, aborting and deadlines
 export { abortable, abortReason, sleep } from './abortable-wait.js';

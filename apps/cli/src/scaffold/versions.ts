@@ -10,7 +10,7 @@ export interface ScaffoldVersions {
   envKit: string;
   /** `zod`, e.g. `^4.6.7`. */
   zod: string;
-  /** `jest`, pinned exactly (specs/toolchain.md: the newest major that runs on Node 20). */
+  /** `jest`, pinned exactly to the version this repository's own tests run on (docs/toolchain.md). */
   jest: string;
 }
 

@@ -1,10 +1,11 @@
 /**
- * The original's backend names and the package each one is found in here (DESIGN.md
- * "Configuration"): the name map that finds the package. The original had one backend per
- * provider flavour; ours has one package per provider with presets (openai: Azure, Qwen, MiniMax,
- * any OpenAI-compatible server) and one per agent CLI. What a name implies inside its package's
- * section (openai_chat → preset azure, claude_chat → chat mode) the package declares in its
- * manifest's `originalConfig.backendNames`.
+ * The original's backend names and the package each one is found in here: the name map that finds
+ * the package, the one part of the original's backend keys that core keeps
+ * (docs/adr/0008-backend-packages-own-their-original-config-keys.md). The original had one backend
+ * per provider flavour; ours has one package per provider with presets (openai: Azure, Qwen,
+ * MiniMax, any OpenAI-compatible server) and one per agent CLI. What a name implies inside its
+ * package's section (openai_chat → preset azure, claude_chat → chat mode) the package declares in
+ * its manifest's `originalConfig.backendNames`.
  */
 export interface TranslatedBackend {
   /** Our backend id (the package's). */
