@@ -6,7 +6,9 @@
 // Jest results come from each project's test-results/jest.json, written by tools/jest's reporter
 // (Nx restores them on a cache hit);
 // a lint or build task that fails, or a test project that never ran, counts as one failure each.
-import { spawn } from 'node:child_process';
+// Last, it fails when `git status --porcelain` lists a file the check created or changed: a run of
+// the checks leaves the tree as it found it.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -64,6 +66,14 @@ function failedNxTasks(output) {
   const section = plain.split(/Failed tasks:/)[1] ?? '';
   return [...section.matchAll(/^\s*-\s+(\S+:\S+)/gm)].map((match) => match[1]);
 }
+
+/** `git status --porcelain`'s lines, or undefined outside a git work tree (an unpacked tarball, say). */
+function treeStatus() {
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: workspaceRoot, encoding: 'utf8' });
+  return status.status === 0 ? new Set(status.stdout.split('\n').filter(Boolean)) : undefined;
+}
+// What was already changed or untracked before the check is the developer's, not the check's.
+const statusBefore = treeStatus();
 
 // The code checks that look at the whole tree at once: lint and format (Biome), unused files,
 // exports and dependencies (knip), workspace package.json hygiene (sherif). Each counts once.
@@ -154,6 +164,13 @@ if (baseRef) {
   else failures.push(`changesets: a published package changed since ${baseRef} without a changeset (above)`);
 } else {
   console.log('\nchangesets: skipped (no SKILLOPT_BASE_REF; the pre-push hook checks them against the upstream branch)');
+}
+
+if (statusBefore === undefined) console.log('\ntree: not a git work tree, so what the check wrote is not looked for');
+else {
+  const left = [...(treeStatus() ?? [])].filter((line) => !statusBefore.has(line));
+  if (left.length === 0) passed += 1;
+  else failures.push(`the check left the tree changed (git status --porcelain): ${left.join(', ')}; write it under a temp folder or an ignored one`);
 }
 
 // .ci/run's phases before this one (installing pnpm, the workspace, the agent CLIs), then this
