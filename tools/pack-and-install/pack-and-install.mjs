@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packPackage, publicPackages, readWorkspaceManifest, withInternalDependencies, workspaceRoot } from './workspace-packages.mjs';
 import { createCheckRecorder, secondsSince } from './check-recorder.mjs';
-import { packedFiles, testDataDigests, testDataInFiles } from './test-data-in-tarballs.mjs';
+import { publishableFiles, testDataDigests, testDataInFiles } from './test-data-in-tarballs.mjs';
 
 const toolDirectory = path.dirname(fileURLToPath(import.meta.url));
 const selection = JSON.parse(readFileSync(path.join(toolDirectory, 'selection.json'), 'utf8')).install;
@@ -54,8 +54,8 @@ try {
 
   record(`no tarball of the ${packages.size} public packages holds test data`, () => {
     const digests = testDataDigests(path.join(workspaceRoot, 'testdata'));
-    const problems = [...packages.entries()].flatMap(([name, { directory }]) =>
-      testDataInFiles(directory, packedFiles(directory), digests).map((problem) => `${name}: ${problem}`),
+    const problems = [...packages.entries()].flatMap(([name, { directory, manifest }]) =>
+      testDataInFiles(directory, publishableFiles(directory, manifest), digests).map((problem) => `${name}: ${problem}`),
     );
     if (problems.length > 0) throw new Error(problems.join('\n'));
   });

@@ -1,10 +1,9 @@
 // Test data stays in the repository: no public package's tarball may hold a file of testdata/
 // (by content, so a copy made at build time is caught too), a fixtures folder or a test file. A
 // folder named `test` is allowed: a shipped data set's test split is one (the CLI's demo).
-// Reads each package's file list with `pnpm pack --dry-run`, which writes no tarball.
+// Reads the files each package's `files` list takes in, a superset of its tarball's.
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const TEST_PATH = /(^|\/)(__tests__|__fixtures__|fixtures|testdata)\/|\.(test|spec)\.[cm]?[jt]sx?$/;
@@ -24,10 +23,25 @@ export function testDataDigests(testDataDirectory) {
   return digests;
 }
 
-/** The files `pnpm pack` would put in the package's tarball, relative to its folder. */
-export function packedFiles(packageDirectory) {
-  const listing = execFileSync('pnpm', ['pack', '--dry-run', '--json'], { cwd: packageDirectory, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  return JSON.parse(listing).files.map((file) => file.path);
+/**
+ * Every file a package's tarball can hold: package.json and whatever its `files` list names, whole
+ * folders included. npm and pnpm may leave some of these out (an .npmignore, their fixed
+ * exclusions), never add to them, so checking these checks the tarball; and it reads no tarball,
+ * where packing all the public packages costs minutes.
+ */
+export function publishableFiles(packageDirectory, manifest) {
+  if (!Array.isArray(manifest.files)) throw new Error(`${manifest.name} has no files list: its tarball would take in the whole folder`);
+  const found = ['package.json'];
+  for (const entry of manifest.files) {
+    if (/[*?[\]{}!]/.test(entry)) throw new Error(`${manifest.name}: the files entry ${entry} is a pattern, which this check does not expand`);
+    const absolute = path.join(packageDirectory, entry);
+    if (!existsSync(absolute)) continue;
+    if (!statSync(absolute).isDirectory()) found.push(entry);
+    else
+      for (const file of readdirSync(absolute, { recursive: true, withFileTypes: true }))
+        if (file.isFile()) found.push(path.relative(packageDirectory, path.join(file.parentPath, file.name)).split(path.sep).join('/'));
+  }
+  return found;
 }
 
 /**

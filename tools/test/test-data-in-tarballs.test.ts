@@ -25,7 +25,22 @@ function write(file: string, content: string): void {
   writeFileSync(path.join(root, file), content);
 }
 
+/** What publishableFiles() lists for the package in `packageDirectory`. */
+function publishableFilesOf(packageDirectory: string): string[] {
+  const script = `import { readFileSync } from 'node:fs';
+import { publishableFiles } from ${JSON.stringify(checkModule)};
+const directory = ${JSON.stringify(packageDirectory)};
+process.stdout.write(JSON.stringify(publishableFiles(directory, JSON.parse(readFileSync(directory + '/package.json', 'utf8')))));`;
+  return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[];
+}
+
 describe('test data in a tarball', () => {
+  it('looks at package.json and every file the files list takes in, whole folders included', () => {
+    write('package/package.json', JSON.stringify({ name: 'example', files: ['dist', 'README.md', 'missing'] }));
+    for (const file of ['dist/index.js', 'dist/chunks/a.js', 'README.md', 'test/index.test.ts', 'src/index.ts']) write(`package/${file}`, `${file}\n`);
+    expect(publishableFilesOf(path.join(root, 'package')).sort()).toEqual(['README.md', 'dist/chunks/a.js', 'dist/index.js', 'package.json']);
+  });
+
   it('names a packed file whose content is a file of testdata/, whatever it is called', () => {
     write('testdata/transcripts/session.jsonl', '{"type":"user"}\n');
     write('package/dist/session.jsonl', '{"type":"user"}\n');
