@@ -3,6 +3,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+// Each test runs the layering check as a process, some tests several times, a Node start each,
+// which a loaded machine slows many times over: the limit is there to catch a hang, not to time the
+// runs.
+jest.setTimeout(300_000);
+
 const checkScript = path.join(__dirname, '..', 'layering', 'check-layering.mjs');
 
 interface FixturePackage {

@@ -5,6 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { createEnvironment, loadSearchQaSplitDirectory, searchQaItemMapper } from '../../packages/env-searchqa/src/index';
 
+// Each test runs the materialize script as a process, some tests several times, a Node start each,
+// which a loaded machine slows many times over: the limit is there to catch a hang, not to time the
+// runs.
+jest.setTimeout(300_000);
+
 const script = path.join(__dirname, '..', 'materialize-searchqa', 'materialize.mjs');
 const ROWS_DIR = path.join(__dirname, 'fixtures', 'searchqa-rows');
 const MANIFEST_DIR = path.join(__dirname, 'fixtures', 'searchqa-manifest');

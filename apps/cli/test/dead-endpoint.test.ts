@@ -61,7 +61,7 @@ describe('a backend whose endpoint is dead', () => {
     expect(output).not.toMatch(/\d+\.\d%/);
     expect(output).not.toContain('SIMULATED');
     expect(readdirSync(runDirectory)).not.toContain('summary.json');
-  }, 60_000);
+  });
 
   it('stops eval with exit 1 and the cause instead of a 0% pass rate', async () => {
     const { exitCode, output } = await runCli([
@@ -77,5 +77,5 @@ describe('a backend whose endpoint is dead', () => {
     expect(exitCode).toBe(1);
     expect(output).toMatch(/The evaluation on the test split excluded every one of its \d+ items/);
     expect(output).not.toMatch(/pass rate/);
-  }, 60_000);
+  });
 });

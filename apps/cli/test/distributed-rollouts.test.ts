@@ -9,6 +9,11 @@ import { createEnvironment } from '@skillopt/env-searchqa';
 import { startRedisServer, type TestRedisServer } from '@skillopt/executor-bullmq/testing';
 import { type CliProcess, killStartedProcesses, startSkillopt } from './helpers/cli-process';
 
+// Each test starts a Redis server, three workers and a trainer as processes: up to 47 s at a load
+// of 13 on two cores, so more room than the CLI's other tests get. The limit is there to catch a
+// hang, not to time the runs.
+jest.setTimeout(600_000);
+
 // The demo's rollouts run on three `skillopt worker` processes through a real redis-server on a
 // loopback port: the run is the in-process run, also when a worker is killed mid-run, when Redis
 // restarts empty mid-run, and a Ctrl-C of the trainer leaves no job waiting.

@@ -53,5 +53,5 @@ describe('who retries a failing provider', () => {
     );
     const completions = server.requests.filter((request) => request.path.endsWith('/chat/completions'));
     expect(completions).toHaveLength(items * maxAttempts);
-  }, 60_000);
+  });
 });

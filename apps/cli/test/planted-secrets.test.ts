@@ -159,6 +159,6 @@ describe('secrets planted in keys and base URLs', () => {
       expect([trained.code, evaluated.code]).toEqual([2, 2]);
       expect(trained.output).toMatch(/base_url carries a user name or password/);
       expect([...leaksIn(trained, runDirectory), ...leaksIn(evaluated)]).toEqual([]);
-    }, 60_000);
+    });
   });
 });

@@ -169,7 +169,7 @@ describe('skillopt sim serve', () => {
     expect(received).toMatch(/^HTTP\/1\.1 408/);
     serve.addedSignalListeners('SIGTERM')[0]?.('SIGTERM');
     await serve.finished;
-  }, 15_000);
+  });
 
   it('warns loudly before binding to a non-loopback address, and explains a failed listen', async () => {
     // 192.0.2.1 (TEST-NET-1) belongs to no machine: the warning is printed, then the listen fails.

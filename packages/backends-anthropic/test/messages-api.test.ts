@@ -163,11 +163,11 @@ describe('the Messages API through the real SDK, against a loopback fixture', ()
   });
 
   it('ends a reply that never comes with a retryable provider-timeout', async () => {
+    // Only timeout_ms ends the call: without it, the default of ten minutes would outlast the
+    // test's limit.
     const { model, server } = await modelAgainst([], { timeout_ms: 200, max_retries: 0 }, { kind: 'hang' });
-    const started = Date.now();
     const error = await failureOf(model.generate(rollout));
     expect(error).toMatchObject({ code: 'provider-timeout', retryable: true, provider: 'anthropic' });
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(server.requests).toHaveLength(1);
   });
 

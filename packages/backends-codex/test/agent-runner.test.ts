@@ -8,6 +8,11 @@ import type { FakeHarnessScenario } from '@skillopt/backends-kit/testing';
 import { createBackend, type CodexBackendConfigInput } from '../src/index';
 import { codexTranscript, fakeCodex } from './fake-codex';
 
+// Each test runs the fake Codex CLI as a process, some tests several times, a Node start each,
+// which a loaded machine slows many times over: the limit is there to catch a hang, not to time the
+// runs.
+jest.setTimeout(300_000);
+
 let directory: string;
 beforeEach(async () => {
   directory = await realpath(await mkdtemp(path.join(tmpdir(), 'codex-runner-test-')));

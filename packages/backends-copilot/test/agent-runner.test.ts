@@ -7,6 +7,11 @@ import { createRateLimiterRegistry } from '@skillopt/backends-kit';
 import { createBackend, type CopilotBackendConfigInput } from '../src/index';
 import { copilotTranscript, fakeCopilot, usageReport, type FakeCopilotScenario } from './fake-copilot';
 
+// Each test runs the fake Copilot CLI as a process, some tests several times, a Node start each,
+// which a loaded machine slows many times over: the limit is there to catch a hang, not to time the
+// runs.
+jest.setTimeout(300_000);
+
 let directory: string;
 beforeEach(async () => {
   directory = await realpath(await mkdtemp(path.join(tmpdir(), 'copilot-runner-test-')));

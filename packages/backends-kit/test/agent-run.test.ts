@@ -12,6 +12,9 @@ import {
 } from '../src/testing';
 
 const API_KEY = 'sk-reference-0123456789abcdefghij';
+// Longer than any test's limit: a harness that waits this long before it exits ends only when it is
+// killed, and a run that waited out a grace period this long would fail its test.
+const LONGER_THAN_ANY_TEST_MS = 3_600_000;
 let directory: string;
 let workspace: string;
 
@@ -93,13 +96,11 @@ describe('the agent-run flow', () => {
 
   it('turns a run past its time limit into a retryable process-timeout, killing the harness even when it ignores SIGTERM', async () => {
     const runner = runnerPlaying(
-      { transcript: [{ type: 'message', role: 'assistant', text: 'thinking…' }], exitDelayMs: 60_000, ignoreTerminate: true },
+      { transcript: [{ type: 'message', role: 'assistant', text: 'thinking…' }], exitDelayMs: LONGER_THAN_ANY_TEST_MS, ignoreTerminate: true },
       { terminationGraceMs: 200 },
     );
-    const started = Date.now();
     const error = await failureOf(runner.run(request({ timeoutMs: 400 })));
     expect(error).toMatchObject({ code: 'process-timeout', retryable: true, provider: 'reference-harness' });
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('turns a crash into a retryable process-crashed whose message quotes stderr without the key it leaked', async () => {
@@ -138,15 +139,13 @@ describe('the agent-run flow', () => {
 
   it('is aborted at once with the reason, and does not start when aborted before', async () => {
     const runner = runnerPlaying(
-      { transcript: [{ type: 'message', role: 'assistant', text: 'working' }], exitDelayMs: 60_000, ignoreTerminate: true },
-      { terminationGraceMs: 30_000 },
+      { transcript: [{ type: 'message', role: 'assistant', text: 'working' }], exitDelayMs: LONGER_THAN_ANY_TEST_MS, ignoreTerminate: true },
+      { terminationGraceMs: LONGER_THAN_ANY_TEST_MS },
     );
     const controller = new AbortController();
     const reason = new Error('run stopped');
     setTimeout(() => controller.abort(reason), 300);
-    const started = Date.now();
     await expect(runner.run(request({ signal: controller.signal }))).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(3_000);
 
     const invocationFile = path.join(directory, 'never.json');
     await expect(runnerPlaying({ recordInvocationTo: invocationFile }).run(request({ signal: AbortSignal.abort(reason) }))).rejects.toBe(reason);

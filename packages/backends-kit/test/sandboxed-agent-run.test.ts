@@ -8,6 +8,11 @@ import { createBubblewrapSandbox } from '@skillopt/runtime-kit';
 import { installSkillAsFile, runAgentHarness, type HarnessDefinition } from '../src/index';
 import { prepareFakeHarness, referenceHarnessTranscript, type FakeHarnessInvocation, type FakeHarnessScenario } from '../src/testing';
 
+// Each test runs the harness in a sandbox (bubblewrap, then a Node start), some tests several
+// times, which a loaded machine slows many times over: the limit is there to catch a hang, not to
+// time the runs.
+jest.setTimeout(300_000);
+
 // The agent-run flow with `isolation: 'sandbox'`: the fake harness, a real Node program, started in
 // bubblewrap as the flow starts every harness, and what it could see, reach and write.
 

@@ -188,12 +188,12 @@ describe('retries of transport failures (usage counted once)', () => {
 
   it('times out a reply that never comes: a retryable provider-timeout after every attempt timed out', async () => {
     server.script({ kind: 'hang' }, { kind: 'hang' });
-    const started = Date.now();
+    // Only timeout_seconds ends each attempt: without it, the default would outlast the test's
+    // limit.
     const error = await failureOf(modelFor({ timeout_seconds: 0.2, max_attempts: 2 }).generate(ask));
     expect(error.code).toBe('provider-timeout');
     expect(error.retryable).toBe(true);
     expect(server.requests).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('recovers from a timed-out attempt', async () => {

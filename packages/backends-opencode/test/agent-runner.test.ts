@@ -8,6 +8,11 @@ import type { FakeHarnessScenario } from '@skillopt/backends-kit/testing';
 import { createBackend, type OpencodeBackendConfigInput } from '../src/index';
 import { fakeOpencode, opencodeTranscript } from './fake-opencode';
 
+// Each test runs the fake OpenCode CLI as a process, some tests several times, a Node start each,
+// which a loaded machine slows many times over: the limit is there to catch a hang, not to time the
+// runs.
+jest.setTimeout(300_000);
+
 let directory: string;
 beforeEach(async () => {
   directory = await realpath(await mkdtemp(path.join(tmpdir(), 'opencode-runner-test-')));

@@ -7,6 +7,10 @@ import { createSearchQaEnvironment } from '@skillopt/env-searchqa';
 import { createBackend } from '../src/index';
 import { hardWorldItems } from './hard-world-helpers';
 
+// The test trains a whole run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 const directories: string[] = [];
 afterAll(() => {
   for (const directory of directories) rmSync(directory, { recursive: true, force: true });

@@ -9,6 +9,10 @@ import { CLAUDE_CODE_TOOLS } from './cli-tool-lists';
 import { agentScript, SPREADSHEET_AGENT_PROMPT, taskFile } from './spreadsheet-agent-helpers';
 import { runScripts, scriptOf, SPREADSHEET_INITIAL_SKILL, spreadsheetItems, userPrompt, writeScript, type SpreadsheetItem } from './spreadsheet-helpers';
 
+// Each test runs the scripts of its trajectories in Python, which a loaded machine slows many times
+// over: the limit is there to catch a hang, not to time the scripts.
+jest.setTimeout(300_000);
+
 // The simulated optimizer reading failed spreadsheet trajectories: the target's real scripts, run
 // with python and openpyxl, reported as the env reports them, rendered by the real optimizer.
 

@@ -8,6 +8,10 @@ import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, manifest } from '../src/index';
 import { DEFAULT_CONFIG_FILE, FAKE_ALFWORLD_OPTIONS, FIXTURE_DATA_ROOT, FIXTURE_SPLIT_DIR, DEBIAN_PYTHON } from './helpers';
 
+// The test trains a whole run through the Python bridge, which a loaded machine slows many times
+// over: the limit is there to catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 let directory = '';
 beforeAll(() => {
   directory = mkdtempSync(path.join(os.tmpdir(), 'env-alfworld-train-'));

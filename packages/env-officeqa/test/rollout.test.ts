@@ -229,7 +229,9 @@ describe('failures that are not scores', () => {
   });
 
   it('abandons the item after exec_timeout with a retryable provider-timeout, even mid-loop', async () => {
-    const slow = createEnvironment({ ...FIXTURE_CONFIG, exec_timeout: 0.15 });
+    // A limit of a dozen 40 ms calls: a machine whose event loop lags by a few hundred ms still
+    // makes two of them within it, and none makes all 24 of max_tool_turns.
+    const slow = createEnvironment({ ...FIXTURE_CONFIG, exec_timeout: 0.5 });
     const stalling = createStallingTarget('chat');
     const stalled = await slow.rollout(await item('fixture-train-01'), contextFor(stalling.target)).catch((caught: unknown) => caught);
     expect(ProviderError.isInstance(stalled)).toBe(true);

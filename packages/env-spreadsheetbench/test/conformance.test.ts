@@ -19,7 +19,7 @@ describeEnvironmentConformance({
     return { kind: 'chat', model: backend.createChatModel({ role: 'target' }) };
   },
   sampleSize: 3,
-  testTimeoutMs: 120_000,
+  testTimeoutMs: 300_000,
 });
 
 // As an agent target: a runner that, as a harness would, places the request's files, then saves
@@ -44,5 +44,5 @@ describeEnvironmentConformance({
   agentAnswer: 'workspace-files',
   agentWorkspaceFiles: (item) => (item as SpreadsheetTaskItem).cases.map((testCase) => `inputs/${testCase.number}.xlsx`),
   sampleSize: 3,
-  testTimeoutMs: 120_000,
+  testTimeoutMs: 300_000,
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
   for (const split of ['train', 'val', 'test'] as const) items.push(...((await environment.loadSplit(split)) as SpreadsheetTaskItem[]));
   await environment.teardown?.();
   runtime = await createWorkbookRuntime(parseSpreadsheetBenchConfig(config));
-}, 60_000);
+});
 afterAll(() => runtime.dispose());
 
 describe('the fixture split of our own', () => {
@@ -46,5 +46,5 @@ describe('the fixture split of our own', () => {
       );
       expect(inputs.map((verdict) => verdict.pass)).toEqual([false, false, false]);
     }
-  }, 120_000);
+  });
 });

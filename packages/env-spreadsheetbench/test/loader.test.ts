@@ -54,7 +54,7 @@ beforeAll(() => {
   task('verified', { '1_verified_init.xlsx': { Data: [[2, 2]] }, '1_verified_golden.xlsx': { Data: [[2, 2, 4]] } });
   task('bare', { 'initial.xlsx': { Sheet1: [[1, 1]] }, 'golden.xlsx': { Sheet1: [[1, 1, 2]] } });
   mkdirSync(path.join(root, 'spreadsheet', 'empty'), { recursive: true });
-}, 60_000);
+});
 
 describe('finding test cases', () => {
   it('pairs v0.1 inputs with answers by case number, numerically, leaving out an input without its answer', async () => {
@@ -151,5 +151,5 @@ describe('loading a split', () => {
     expect(items.flatMap((item) => item.references)).toHaveLength(150);
     expect(new Set(items.map((item) => item.taskType))).toEqual(new Set(['cell_level', 'sheet_level']));
     for (const item of items) for (const reference of item.references) expect((JSON.parse(reference) as WorkbookAnswer).cells.length).toBeGreaterThan(0);
-  }, 120_000);
+  });
 });

@@ -13,7 +13,7 @@ let item: SpreadsheetTaskItem;
 beforeAll(async () => {
   environment = createSpreadsheetBenchEnvironment(realTasksConfig({ train: ['39180'] }, { mode: 'react', max_turns: 8, case_timeout: 20 }));
   item = ((await environment.loadSplit('train')) as SpreadsheetTaskItem[])[0] as SpreadsheetTaskItem;
-}, 60_000);
+});
 afterAll(async () => {
   await environment.teardown?.();
   await contexts.removeAll();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   item = ((await environment.loadSplit('test')) as SpreadsheetTaskItem[])[0] as SpreadsheetTaskItem;
   shortTimeLimit = createSpreadsheetBenchEnvironment(realTasksConfig({ test: [TASK] }, { mode: 'single', case_timeout: 2 }));
   await shortTimeLimit.setup?.();
-}, 60_000);
+});
 
 afterAll(async () => {
   await environment.teardown?.();
@@ -89,7 +89,7 @@ describe('generated code in the sandbox', () => {
       const reasons = expectExecutionErrorsOnly(await rollOut(code));
       expect(reasons[0]).toMatch(/FileNotFoundError|no answer workbook anywhere/);
     }
-  }, 60_000);
+  });
 
   it('has no network: a connection to a loopback server fails and the server sees nothing', async () => {
     const reasons = expectExecutionErrorsOnly(
@@ -123,12 +123,12 @@ describe('generated code in the sandbox', () => {
     );
     expect(await Promise.all(hostRuns)).toEqual([0, 0, 0, 0, 0]);
     expectExecutionErrorsOnly(await bomb);
-  }, 60_000);
+  });
 
   it('kills a script that loops forever at the case time limit', async () => {
     const reasons = expectExecutionErrorsOnly(await rollOut('while True:\n    pass', shortTimeLimit));
     for (const reason of reasons) expect(reason).toMatch(/stopped after 2 s/);
-  }, 60_000);
+  });
 
   it('sees no credentials in its environment', async () => {
     process.env.OPENAI_API_KEY = 'sk-test-secret-value';

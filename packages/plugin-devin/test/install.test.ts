@@ -3,6 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { createPluginTestHome, folderSnapshot, type PluginTestHome } from '@skillopt/sleep/testing';
 
+// The hook tests run the hook as Devin does, a shell and a Node start for each input, which a
+// loaded machine slows many times over: the limit is there to catch a hang, not to time them.
+jest.setTimeout(300_000);
+
 /**
  * The Devin plugin installed into a temporary project: the SessionEnd hook appended to the project's
  * .devin/hooks.v1.json after the user's own, the rules placed, the `devin mcp add` command printed; a

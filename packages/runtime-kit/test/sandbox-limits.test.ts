@@ -5,6 +5,11 @@ import { promisify } from 'node:util';
 import { createBubblewrapSandbox, DEFAULT_SANDBOX_LIMITS, type Sandbox } from '../src/index';
 import { createSandboxCase, PYTHON, processesOfUser, remainingProcessesOfUser, type SandboxCase } from './sandbox-fixtures';
 
+// Each test runs Python or a shell in a sandbox, several runs for some and up to a time limit of
+// seconds for others, which a loaded machine slows many times over: the limit is there to catch a
+// hang, not to time the runs.
+jest.setTimeout(300_000);
+
 const runOnHost = promisify(execFile);
 // A uid of these tests' own, so that counting its processes on the host sees no other sandbox's.
 const LIMITS_TEST_USER = 23_101;

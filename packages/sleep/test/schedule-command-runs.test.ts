@@ -5,6 +5,10 @@ import path from 'node:path';
 import { projectPathHash } from '../src/checkpoints/state-directory.js';
 import { commandOfCronLine, createCrontabStandIn } from './crontab-stand-in.js';
 
+// Each test runs skillopt-sleep and the command it schedules as processes, which a loaded machine
+// slows many times over: the limit is there to catch a hang, not to time them.
+jest.setTimeout(300_000);
+
 // The bin as cron would meet it: `skillopt-sleep schedule` in a real process, then the line it
 // installed run by `sh -c` with cron's bare environment, from another folder.
 

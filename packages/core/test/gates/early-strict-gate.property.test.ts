@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { decideStrictGate, runStrictGate, strictDifferenceBounds, type GateItemResult, type GateRules, type ItemDelta } from '../../src/gates/index.js';
 
+// Each property decides 3000 generated gates, which a loaded machine slows many times over: the
+// limit is there to catch a hang, not to time the property.
+jest.setTimeout(300_000);
+
 /**
  * The proof of issue #34 part 1: over generated item-result vectors — hard and soft scores with
  * many ties, exclusions on either side, must-pass items, no-regression on and off, the hard, soft

@@ -1,6 +1,10 @@
 import type { SeededRandom } from '@skillopt/env-kit';
 import { simulatePairedGate, type SimulationScenario } from './paired-gate-simulation.js';
 
+// Each test simulates 2000 gates, which a loaded machine slows many times over: the limit is there
+// to catch a hang, not to time the simulation.
+jest.setTimeout(300_000);
+
 /**
  * Seeded Monte Carlo checks of the paired gate's error rates and savings. Everything asserted is a
  * count or a rate over many trials; nothing depends on time. With 2000 trials the standard error of

@@ -18,6 +18,10 @@ import {
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, GOOD_RULE, trainingConfig } from '../training/scripted-training-doubles';
 import { temporaryRunDirectories } from '../training/temporary-run-directories';
 
+// The reports read a run trained before them, which a loaded machine slows many times over: the
+// limit is there to catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 const runDirectory = temporaryRunDirectories('skillopt-run-report-');
 const PRICE = { inputUsdPerMillionTokens: 1_000_000, outputUsdPerMillionTokens: 0, source: 'the test', asOf: '2026-12-01' };
 

@@ -14,6 +14,10 @@ import {
 } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 const runDirectory = temporaryRunDirectories('skillopt-agent-optimizer-');
 const INITIAL_SKILL = `# Arithmetic\n\n- Add the two numbers.\n\n${APPENDIX_START_MARKER}\n- A note kept by the appendix.\n${APPENDIX_END_MARKER}\n`;
 

@@ -4,6 +4,10 @@ import path from 'node:path';
 import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 
+// The test trains two runs, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the runs.
+jest.setTimeout(300_000);
+
 // Nothing that grows with a run is rewritten in full at every step: a step of an 80-step run
 // writes as many bytes as the same step of a 20-step run. Measured as the bytes this process
 // wrote (Linux's /proc/self/io `wchar`: every write(2), run-directory files included) between

@@ -5,6 +5,10 @@ import { acceptBackend, acceptChatModel, checkTargetCapabilities, readEventsFile
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 const runDirectory = temporaryRunDirectories('skillopt-evolution-');
 
 /** A chat model from a future release: the same methods, a specification version this core does not know. */

@@ -3,6 +3,10 @@ import { readLedgerFile } from '../../src/ledger/ledger-file';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 // A distributed executor is made once the run has its id and ledger, records its workers' calls
 // there, and is closed when the run ends.
 const runDirectory = temporaryRunDirectories('skillopt-created-executor-');

@@ -4,6 +4,10 @@ import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 // A config that sets no rollout concurrency rolls out as many items at once as the target model
 // declares it handles; a setting in the config wins over the declaration.
 const runDirectory = temporaryRunDirectories('skillopt-default-concurrency-');

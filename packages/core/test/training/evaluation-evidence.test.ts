@@ -5,6 +5,10 @@ import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 // A run whose evaluations measured nothing must fail as a failure — exit 1 with its cause and the
 // command that resumes — never finish with "0%".
 const runDirectory = temporaryRunDirectories('skillopt-evidence-');

@@ -4,6 +4,10 @@ import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 // The run's critical path in call latencies: between its sequential waves (each at least one slot)
 // and its calls (all one after another), fewer when more rollouts may be in flight, and kept in the
 // run state so a resumed run continues it.

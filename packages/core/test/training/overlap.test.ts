@@ -3,6 +3,10 @@ import { train } from '../../src/index';
 import { createArithmeticEnvironment, createScriptedOptimizer, createScriptedTarget, trainingConfig } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 // Independent evaluations run together. A latch holds the target's calls of the chosen items until
 // as many are in flight at once as only overlapping evaluations can put there, then lets every call
 // through: were the evaluations run one after the other, the latch would never open.

@@ -12,6 +12,10 @@ import {
 } from './scripted-training-doubles';
 import { temporaryRunDirectories } from './temporary-run-directories';
 
+// Each test trains a run, which a loaded machine slows many times over: the limit is there to
+// catch a hang, not to time the run.
+jest.setTimeout(300_000);
+
 const runDirectory = temporaryRunDirectories('skillopt-train-');
 
 /** The totals of the run's ledger.jsonl, as a reader computes them. */
