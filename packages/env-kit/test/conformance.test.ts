@@ -33,7 +33,7 @@ import {
   type ConformanceTestRunner,
 } from '../src/conformance';
 import { createScriptedChatModel, createTaskFileAnswerer } from '../src/testing';
-import { createQaEnvironment } from './qa-environment';
+import { AGENT_TIME_LIMIT_MS, createQaEnvironment } from './qa-environment';
 
 const harnessDirectory = mkdtempSync(path.join(tmpdir(), 'env-kit-reference-harness-'));
 afterAll(() => rmSync(harnessDirectory, { recursive: true, force: true }));
@@ -291,7 +291,7 @@ describe('the conformance suite on a conforming env', () => {
           prompt: item.question ?? '',
           workspace: await context.workDirectory(),
           purpose: 'rollout',
-          timeoutMs: 1000,
+          timeoutMs: AGENT_TIME_LIMIT_MS,
           signal: context.signal,
         });
         const prediction = run.finalText.replace(/<\/?answer>/g, '');

@@ -42,6 +42,12 @@ export interface QaEnvironment extends Environment {
   teardownCalls: number;
 }
 
+/**
+ * The time limit of an agent run: a harness here is a real Node process, which can take seconds to
+ * start on a loaded machine; a run that hangs is caught by the test's own limit.
+ */
+export const AGENT_TIME_LIMIT_MS = 120_000;
+
 export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironment {
   let loads = 0;
   let currentItem: TaskItem | undefined;
@@ -79,7 +85,7 @@ export function createQaEnvironment(flaws: QaEnvironmentFlaws = {}): QaEnvironme
           files: flaws.agentWorkspaceHoldsTheSplit ? [{ path: 'split/train/items.json', content: JSON.stringify(await loadSplit('train')) }] : [],
         },
         flaws.ignoreSignal ? { ...context, signal: new AbortController().signal } : context,
-        1000,
+        AGENT_TIME_LIMIT_MS,
       );
       return run.finalText;
     }
