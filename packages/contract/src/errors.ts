@@ -51,6 +51,12 @@ export const ERROR_CODES = {
    * the caller must not run the code unsandboxed without being told to.
    */
   sandboxUnavailable: 'sandbox-unavailable',
+  /**
+   * A file a sandboxed run left in its work folder is not one the trusted side reads (a symbolic
+   * link, a hard link, a FIFO or device, a directory, too large): it is refused, never followed,
+   * and counts as that run's outcome (a failed case, a failed stage).
+   */
+  workspaceFileRefused: 'workspace-file-refused',
   internal: 'internal',
 } as const;
 export type KnownErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -1,7 +1,9 @@
-import { lstat, mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AgentRunner, ERROR_CODES, type RolloutContext, type RolloutResult, SkillOptError, type TrajectoryTurn } from '@skillopt/contract';
 import { runAgentTask } from '@skillopt/env-kit';
+import { copyWorkspaceFile, readWorkspaceFile, workspaceFileProblem } from '@skillopt/runtime-kit';
 import { type AgentCaseFiles, AGENT_OUTPUT_FOLDER, agentCaseFiles, agentInputFiles } from './agent-workspace.js';
 import { type CaseOutcome, evaluateWorkbooks } from './case-scoring.js';
 import { scoredResult } from './codegen-rollout.js';
@@ -16,6 +18,8 @@ const AGENT_COMMANDS = ['python3'];
 /** How much of the scripts an agent left the analyst reads. */
 const SCRIPT_FILES = 5;
 const SCRIPT_CHARACTERS = 20_000;
+/** A script past this size is not read at all: far beyond what an agent writes for one task. */
+const SCRIPT_MAX_BYTES = 1024 * 1024;
 
 /** The evaluation report's first line says how the outputs came about. */
 const AGENT_EVALUATION = "the agent's output workbook of each was evaluated";
@@ -37,38 +41,60 @@ function requireSandboxedRunner(runner: AgentRunner, config: SpreadsheetBenchCon
   });
 }
 
-/** Why an output cannot be evaluated, or undefined when it is a plain file the agent wrote. */
-async function outputProblem(workspace: string, entry: AgentCaseFiles): Promise<string | undefined> {
-  const status = await lstat(path.join(workspace, entry.output)).catch(() => undefined);
-  if (status === undefined) return `no output workbook: the agent did not save ${entry.output}`;
-  // A link could point the evaluator, which reads as this process's user, at any file of the host.
-  if (status.isSymbolicLink()) return `${entry.output} is a symbolic link, not a workbook the agent saved`;
-  if (!status.isFile()) return `${entry.output} is not a file`;
-  if (status.nlink > 1) return `${entry.output} is a hard link to another file, not a workbook the agent saved`;
-  return undefined;
+/**
+ * Copies the agent's output of one case, read as data, to `copy` on the trusted side, or says why
+ * it cannot be evaluated: missing, or not a regular file the agent saved (a link the evaluator,
+ * reading as this process's user, would follow to any file of the host; a hard link; a FIFO).
+ */
+async function copyOutput(workspace: string, entry: AgentCaseFiles, copy: string, maxBytes: number): Promise<string | undefined> {
+  try {
+    await copyWorkspaceFile(workspace, entry.output, copy, { maxBytes });
+    return undefined;
+  } catch (error) {
+    const problem = workspaceFileProblem(error);
+    if (problem === undefined) throw error;
+    return problem === 'missing' ? `no output workbook: the agent did not save ${entry.output}` : (error as Error).message;
+  }
 }
 
-/** The agent's outputs, each evaluated against its case's answer in one sandboxed call. */
-async function evaluateOutputs(runtime: WorkbookRuntime, item: SpreadsheetTaskItem, workspace: string, signal: AbortSignal): Promise<CaseOutcome[]> {
+/**
+ * The agent's outputs, each evaluated against its case's answer in one sandboxed call. Called once
+ * the agent's run has ended, its harness and every process it started with it: the outputs are
+ * copied out of the workspace first, and the evaluator reads those copies.
+ */
+async function evaluateOutputs(
+  runtime: WorkbookRuntime,
+  item: SpreadsheetTaskItem,
+  workspace: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<CaseOutcome[]> {
   const cases = agentCaseFiles(item);
-  const problems = await Promise.all(cases.map((entry) => outputProblem(workspace, entry)));
-  const present = cases.filter((_, index) => problems[index] === undefined);
-  const verdicts = await evaluateWorkbooks(
-    runtime,
-    item,
-    present.map((entry) => ({ testCase: entry.testCase, prediction: path.join(workspace, entry.output) })),
-    signal,
-  );
-  return cases.map((entry, index): CaseOutcome => {
-    const problem = problems[index];
-    if (problem !== undefined) return { number: entry.testCase.number, stage: 'output', pass: false, reason: problem };
-    const verdict = verdicts[present.indexOf(entry)];
-    if (verdict === undefined) throw new Error(`spreadsheetbench: no verdict for case ${entry.testCase.number}`);
-    return { number: entry.testCase.number, stage: 'eval', pass: verdict.pass, ...(verdict.reason === null ? {} : { reason: verdict.reason }), verdict };
-  });
+  const copies = await mkdtemp(path.join(tmpdir(), 'skillopt-spreadsheet-outputs-'));
+  try {
+    const copyOf = (index: number) => path.join(copies, `${index}.xlsx`);
+    const problems: Array<string | undefined> = [];
+    for (const [index, entry] of cases.entries()) problems.push(await copyOutput(workspace, entry, copyOf(index), maxBytes));
+    const present = cases.flatMap((entry, index) => (problems[index] === undefined ? [{ entry, index }] : []));
+    const verdicts = await evaluateWorkbooks(
+      runtime,
+      item,
+      present.map(({ entry, index }) => ({ testCase: entry.testCase, prediction: copyOf(index) })),
+      signal,
+    );
+    return cases.map((entry, index): CaseOutcome => {
+      const problem = problems[index];
+      if (problem !== undefined) return { number: entry.testCase.number, stage: 'output', pass: false, reason: problem };
+      const verdict = verdicts[present.findIndex((presentEntry) => presentEntry.index === index)];
+      if (verdict === undefined) throw new Error(`spreadsheetbench: no verdict for case ${entry.testCase.number}`);
+      return { number: entry.testCase.number, stage: 'eval', pass: verdict.pass, ...(verdict.reason === null ? {} : { reason: verdict.reason }), verdict };
+    });
+  } finally {
+    await rm(copies, { recursive: true, force: true });
+  }
 }
 
-/** The Python files the agent left in its workspace (plain files only, never followed links), for the analyst. */
+/** The Python files the agent left in its workspace (plain files only, read as data, never through a link), for the analyst. */
 async function scriptsLeftBehind(workspace: string): Promise<Array<{ path: string; text: string }>> {
   const found: string[] = [];
   const walk = async (relative: string): Promise<void> => {
@@ -81,10 +107,20 @@ async function scriptsLeftBehind(workspace: string): Promise<Array<{ path: strin
   await walk('');
   const scripts = [];
   for (const file of found.sort().slice(0, SCRIPT_FILES)) {
-    const text = await readFile(path.join(workspace, file), 'utf8');
+    const text = await readScript(workspace, file);
     scripts.push({ path: file, text: text.length > SCRIPT_CHARACTERS ? `${text.slice(0, SCRIPT_CHARACTERS)}\n# [... cut]` : text });
   }
   return scripts;
+}
+
+/** A script's text, or a comment saying why it was not read (a hard link, too large). */
+async function readScript(workspace: string, file: string): Promise<string> {
+  try {
+    return (await readWorkspaceFile(workspace, file, { maxBytes: SCRIPT_MAX_BYTES })).toString('utf8');
+  } catch (error) {
+    if (workspaceFileProblem(error) === undefined) throw error;
+    return `# [not read: ${(error as Error).message}]`;
+  }
 }
 
 function assistantTurn(finalText: string, scripts: ReadonlyArray<{ path: string; text: string }>): string {
@@ -130,7 +166,8 @@ export async function rolloutAgentTask(
     context,
     config.exec_timeout * 1000,
   );
-  const outcomes = await evaluateOutputs(runtime, item, workspace, context.signal);
+  // runAgentTask has resolved: the harness has exited, and its sandbox with everything in it.
+  const outcomes = await evaluateOutputs(runtime, item, workspace, config.sandbox_max_file_mb * 1024 * 1024, context.signal);
   const scripts = await scriptsLeftBehind(workspace);
   const turns: TrajectoryTurn[] = [
     { role: 'user', content: `${run.prompt}\n\ntask.md:\n\n${taskText}` },

@@ -1,14 +1,14 @@
-import { constants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { addUsage, type Message, type RolloutContext, type RolloutResult, type TrajectoryTurn, type Usage } from '@skillopt/contract';
 import { assistantToolCallMessage, chatTargetModel, describeToolCall, generateBefore, startItemDeadline, toolResultPart } from '@skillopt/env-kit';
+import { readWorkspaceFile, workspaceFileProblem } from '@skillopt/runtime-kit';
 import { scoreScriptOnEveryCase } from './case-scoring.js';
 import { noCodeResult, scoredResult } from './codegen-rollout.js';
 import type { SpreadsheetBenchConfig } from './config.js';
 import type { SpreadsheetTaskItem } from './items.js';
 import { buildSystemPrompt, buildUserPrompt } from './prompt.js';
-import { openInsideFolder, REACT_TOOLS, runReactTool } from './react-tools.js';
+import { REACT_TOOLS, runReactTool } from './react-tools.js';
 import type { WorkbookRuntime } from './workbook-runtime.js';
 
 /** The script the ReAct mode scores: the model's `solution.py`. */
@@ -24,18 +24,23 @@ const REACT_TASK_NOTES = [
   'When solution.py is right, reply without a tool call. It is then run on every test case, with INPUT_PATH and OUTPUT_PATH set for each.',
 ].join('\n');
 
+/** The longest `solution.py` read back: far beyond any script a model writes in a reply. */
+const SOLUTION_MAX_BYTES = 1024 * 1024;
+
 const ZERO_USAGE: Usage = { inputTokens: 0, outputTokens: 0 };
 
-async function readSolution(folder: string): Promise<string> {
+/**
+ * The `solution.py` the model left, read as data (the Python it ran in the sandbox may have made
+ * it a link or a FIFO), or why there is none. Read after the last tool call, whose sandboxed run
+ * has ended with every process of it.
+ */
+async function readSolution(folder: string): Promise<{ code: string } | { missing: string }> {
   try {
-    const handle = await openInsideFolder(folder, SOLUTION_FILE, constants.O_RDONLY);
-    try {
-      return (await handle.readFile('utf8')).trim();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
+    return { code: (await readWorkspaceFile(folder, SOLUTION_FILE, { maxBytes: SOLUTION_MAX_BYTES })).toString('utf8').trim() };
+  } catch (error) {
+    const problem = workspaceFileProblem(error);
+    if (problem === undefined) throw error;
+    return { missing: problem === 'missing' ? `no ${SOLUTION_FILE} in the working folder` : (error as Error).message };
   }
 }
 
@@ -96,10 +101,17 @@ export async function rolloutReactTask(
       }
       messages.push({ role: 'tool', content: results });
     }
-    const code = await readSolution(folder);
+    const solution = await readSolution(folder);
+    const code = 'code' in solution ? solution.code : '';
     const details = { mode: config.mode, modelCalls, toolCalls, finished };
     if (code === '')
-      return noCodeResult(item, runtime, { turns, usage, durationMs: Date.now() - started, details, note: ` (no ${SOLUTION_FILE} in the working folder)` });
+      return noCodeResult(item, runtime, {
+        turns,
+        usage,
+        durationMs: Date.now() - started,
+        details,
+        note: ` (${'missing' in solution ? solution.missing : `${SOLUTION_FILE} is empty`})`,
+      });
     const outcomes = await scoreScriptOnEveryCase(runtime, item, code, { workDirectory, caseTimeoutMs: config.case_timeout * 1000, signal: deadline.signal });
     return scoredResult(item, runtime, outcomes, { turns, usage, durationMs: Date.now() - started, code, details });
   } finally {

@@ -74,7 +74,7 @@ function cut(text: string): string {
  * an absolute path, `..`, a parent folder that resolves elsewhere, or a symbolic link as the file
  * itself (the code the model ran could have left one pointing out of the folder).
  */
-export async function openInsideFolder(folder: string, relativePath: string, flags: number): Promise<import('node:fs/promises').FileHandle> {
+async function openInsideFolder(folder: string, relativePath: string, flags: number): Promise<import('node:fs/promises').FileHandle> {
   if (relativePath.includes('\0') || path.isAbsolute(relativePath) || relativePath.split(/[\\/]/).includes('..'))
     throw new Error(`${JSON.stringify(relativePath)} is not a path inside the working folder`);
   const root = await realpath(folder);

@@ -1,8 +1,15 @@
-import { chmod, copyFile, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, SkillOptError } from '@skillopt/contract';
-import { createBubblewrapSandbox, createUnsandboxedRunner, type Sandbox, type SandboxLimits } from '@skillopt/runtime-kit';
+import {
+  copyWorkspaceFile,
+  createBubblewrapSandbox,
+  createUnsandboxedRunner,
+  type Sandbox,
+  type SandboxLimits,
+  workspaceFileProblem,
+} from '@skillopt/runtime-kit';
 import type { SpreadsheetBenchConfig } from './config.js';
 import { findPythonInterpreter, type PythonInterpreter } from './python-interpreter.js';
 import runScriptSource from './python/run_script.py';
@@ -10,8 +17,9 @@ import workbookToolsSource from './python/workbook_tools.py';
 
 /** How one generated script's run on one test case went. */
 export interface ScriptRun {
-  /** The script finished (exit 0) and wrote its output workbook. */
+  /** The script finished (exit 0) and wrote its output workbook, a regular file of its own. */
   ok: boolean;
+  /** The copy of the output workbook, outside the folder the script ran in: what the evaluator reads. */
   outputPath: string;
   timedOut: boolean;
   exitCode: number | null;
@@ -34,11 +42,16 @@ export interface WorkbookRuntime {
    * Sends one request to the workbook tools (versions, preview, evaluate, describe). The workbooks
    * it names are listed in `files`: each is copied into the run's own folder and the request is
    * rewritten to name the copy, so the sandbox's user needs no access to the data's folders.
+   * Each is a file of the trusted side, followed by path: an answer, or the copy of an output
+   * `runScript` (or the agent mode) made as data; never a file in a folder a sandbox wrote in.
    */
   callTool<Reply>(request: Record<string, unknown>, files: readonly string[], signal?: AbortSignal): Promise<Reply>;
   /**
-   * Runs a script on a copy of `input` in `directory` (created, and holding nothing else), with
-   * INPUT_PATH and OUTPUT_PATH defined, inside the sandbox.
+   * Runs a script on a copy of `input` in `directory`'s `work` folder (created, and holding
+   * nothing else), with INPUT_PATH and OUTPUT_PATH defined, inside the sandbox; then copies its
+   * output, read as data, to `directory/output.xlsx`, beyond the sandbox's reach. An output that is
+   * not a regular file the script wrote there (a link, a FIFO, a hard link, too large) fails the
+   * run with the reason.
    */
   runScript(options: { code: string; input: string; directory: string; timeoutMs: number; signal?: AbortSignal }): Promise<ScriptRun>;
   /** Runs the interpreter with `args` in `directory` (which must exist), inside the sandbox: the ReAct mode's `bash` tool. */
@@ -46,6 +59,10 @@ export interface WorkbookRuntime {
   /** Removes the helper scripts' folder. */
   dispose(): Promise<void>;
 }
+
+/** The folder of `directory` a script runs in: the only one the sandbox sees. */
+const SCRIPT_WORK_FOLDER = 'work';
+const OUTPUT_FILE = 'output.xlsx';
 
 /** How much of a failed script's output the model and the analyst see. */
 const SCRIPT_ERROR_CHARACTERS = 3000;
@@ -173,18 +190,19 @@ export async function createWorkbookRuntime(config: SpreadsheetBenchConfig): Pro
       return { exitCode: result.exitCode, timedOut: result.timedOut, output };
     },
     async runScript(options) {
-      await mkdir(options.directory, { recursive: true });
-      const inputPath = path.join(options.directory, 'input.xlsx');
-      const outputPath = path.join(options.directory, 'output.xlsx');
-      const scriptPath = path.join(options.directory, 'solution.py');
+      const workFolder = path.join(options.directory, SCRIPT_WORK_FOLDER);
+      await mkdir(workFolder, { recursive: true });
+      const inputPath = path.join(workFolder, 'input.xlsx');
+      const scriptPath = path.join(workFolder, 'solution.py');
       await copyFile(options.input, inputPath);
       await writeFile(scriptPath, withoutPathAssignments(options.code), { mode: 0o644 });
       const run = await runtime.runPython({
-        args: [path.join(helperDirectory, 'run_script.py'), scriptPath, inputPath, outputPath],
-        directory: options.directory,
+        args: [path.join(helperDirectory, 'run_script.py'), scriptPath, inputPath, path.join(workFolder, OUTPUT_FILE)],
+        directory: workFolder,
         timeoutMs: options.timeoutMs,
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
+      const outputPath = path.join(options.directory, OUTPUT_FILE);
       const common = { outputPath, timedOut: run.timedOut, exitCode: run.exitCode };
       if (run.timedOut) return { ...common, ok: false, error: `the script was stopped after ${options.timeoutMs / 1000} s (time limit)` };
       if (run.exitCode !== 0)
@@ -193,11 +211,15 @@ export async function createWorkbookRuntime(config: SpreadsheetBenchConfig): Pro
           ok: false,
           error: run.output === '' ? `the script ended with status ${run.exitCode ?? 'killed'}` : tail(run.output, SCRIPT_ERROR_CHARACTERS),
         };
-      const written = await stat(outputPath).then(
-        (info) => info.isFile(),
-        () => false,
-      );
-      if (!written) return { ...common, ok: false, error: 'the script finished but wrote no workbook at OUTPUT_PATH' };
+      // The run has ended, and every process of it with it (bubblewrap takes its PID namespace
+      // down when it exits), so nothing changes the output while it is checked and copied.
+      try {
+        await copyWorkspaceFile(workFolder, OUTPUT_FILE, outputPath, { maxBytes: config.sandbox_max_file_mb * 1024 * 1024, name: 'the output' });
+      } catch (error) {
+        const problem = workspaceFileProblem(error);
+        if (problem === undefined) throw error;
+        return { ...common, ok: false, error: problem === 'missing' ? 'the script finished but wrote no workbook at OUTPUT_PATH' : (error as Error).message };
+      }
       return { ...common, ok: true };
     },
     dispose: () => rm(helperDirectory, { recursive: true, force: true }),

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type AgentRunRequest, ERROR_CODES, ProviderError, type Environment, type RolloutResult } from '@skillopt/contract';
 import { createScriptedAgentRunner, createWorkDirectoryRolloutContextsForTests } from '@skillopt/env-kit/testing';
@@ -117,11 +118,59 @@ describe('agent rollouts on a real task', () => {
     expect(result).toMatchObject({ status: 'scored', hard: 0, soft: 0 });
     const report = environmentTurn(result);
     expect(report).toMatch(/Case 1: FAIL: Sheet1!C2: expected 14, got /);
-    expect(report).toContain('Case 2: FAIL: outputs/2.xlsx is a symbolic link, not a workbook the agent saved');
+    expect(report).toContain('Case 2: FAIL: outputs/2.xlsx is not a regular file in the work folder: it is a symbolic link');
     expect(report).toContain('Case 3: FAIL: no output workbook: the agent did not save outputs/3.xlsx');
 
     const idle = createScriptedAgentRunner({ reply: () => 'I could not do it.' });
     expect(await rollOut(environment, item, idle)).toMatchObject({ status: 'scored', hard: 0, soft: 0, details: { casesPassed: 0 } });
+  });
+
+  it('never follows what the agent left to the answers: a link as the output or as its folder, a hard link, a FIFO', async () => {
+    const { environment, item } = await setUp();
+    // A host folder the agent cannot write, holding copies of the answers under the outputs' names.
+    const answers = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-answers-'));
+    try {
+      for (const testCase of item.cases) copyFileSync(testCase.answer, path.join(answers, `${testCase.number}.xlsx`));
+      const leaveOutputs = (arrange: (outputs: string, request: AgentRunRequest) => void) =>
+        createScriptedAgentRunner({
+          reply: (request) => {
+            placeFiles(request);
+            arrange(path.join(request.workspace, 'outputs'), request);
+            return 'Done.';
+          },
+        });
+      const reasonsOf = async (runner: ReturnType<typeof createScriptedAgentRunner>) => {
+        const result = await rollOut(environment, item, runner);
+        expect(result).toMatchObject({ status: 'scored', hard: 0, soft: 0, details: { casesPassed: 0 } });
+        const cases = (result as { details?: { cases?: Array<{ stage: string; reason?: string }> } }).details?.cases ?? [];
+        for (const outcome of cases) expect(outcome.stage).toBe('output');
+        return cases.map((outcome) => outcome.reason);
+      };
+
+      const linkedFolder = leaveOutputs((outputs) => {
+        rmSync(outputs, { recursive: true });
+        symlinkSync(answers, outputs);
+      });
+      expect(await reasonsOf(linkedFolder)).toEqual(
+        ['1', '2', '3'].map((number) => `outputs/${number}.xlsx is not a regular file in the work folder: a folder on its path is a symbolic link`),
+      );
+      const linkedFiles = leaveOutputs((outputs) => {
+        for (const testCase of item.cases) symlinkSync(testCase.answer, path.join(outputs, `${testCase.number}.xlsx`));
+      });
+      expect(await reasonsOf(linkedFiles)).toEqual(
+        ['1', '2', '3'].map((number) => `outputs/${number}.xlsx is not a regular file in the work folder: it is a symbolic link`),
+      );
+      const hardLinks = leaveOutputs((outputs) => {
+        for (const testCase of item.cases) linkSync(path.join(answers, `${testCase.number}.xlsx`), path.join(outputs, `${testCase.number}.xlsx`));
+      });
+      for (const reason of await reasonsOf(hardLinks)) expect(reason).toMatch(/^outputs\/\d\.xlsx is a hard link/);
+      const fifos = leaveOutputs((outputs) => {
+        for (const testCase of item.cases) execFileSync('/usr/bin/mkfifo', [path.join(outputs, `${testCase.number}.xlsx`)]);
+      });
+      for (const reason of await reasonsOf(fifos)) expect(reason).toMatch(/is not a regular file in the work folder: it is a FIFO$/);
+    } finally {
+      rmSync(answers, { recursive: true, force: true });
+    }
   });
 
   it('refuses, before running it, an agent runner that cannot sandbox its harness, unless the config says unsandboxed', async () => {

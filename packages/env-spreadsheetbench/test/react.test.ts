@@ -76,4 +76,21 @@ describe('the legacy ReAct mode', () => {
     const result = await environment.rollout(item, contexts.contextFor({ skill: '# Skill', target: { kind: 'chat', model }, itemId: item.id }));
     expect(result).toMatchObject({ status: 'scored', hard: 0, soft: 0, details: { toolCalls: 0, cases: [] } });
   });
+
+  it('reads solution.py as data: one the sandboxed Python made a link is no solution, and is never followed', async () => {
+    const model = createScriptedChatModel({
+      reply: [call('bash', { cmd: `python -c "import os; os.symlink('/etc/passwd', 'solution.py')"` }, 0), 'Done.'],
+    });
+    const result = await environment.rollout(item, contexts.contextFor({ skill: '# Skill', target: { kind: 'chat', model }, itemId: item.id }));
+    expect(result).toMatchObject({
+      status: 'scored',
+      hard: 0,
+      prediction: '',
+      trajectory: { failureReason: 'no code: no reply held a Python script' },
+      details: { toolCalls: 1, cases: [] },
+    });
+    const evaluation = result.status === 'scored' ? (result.trajectory?.turns.at(-1)?.content ?? '') : '';
+    expect(evaluation).toContain('(solution.py is not a regular file in the work folder: it is a symbolic link)');
+    expect(evaluation).not.toMatch(/root:/);
+  });
 });

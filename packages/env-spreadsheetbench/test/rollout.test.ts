@@ -113,7 +113,9 @@ describe('codegen rollouts on a real task', () => {
       Array(3).fill('the script finished but wrote no workbook at OUTPUT_PATH'),
     );
     expect(readdirSync(workDirectory).sort()).toEqual(['attempt-1', 'attempt-2', 'final-case-1', 'final-case-2', 'final-case-3']);
-    expect(existsSync(`${workDirectory}/attempt-1/output.xlsx`)).toBe(true);
+    // The failed attempt's output stays in the folder it ran in, never copied out for the evaluator.
+    expect(existsSync(`${workDirectory}/attempt-1/work/output.xlsx`)).toBe(true);
+    expect(existsSync(`${workDirectory}/attempt-1/output.xlsx`)).toBe(false);
   });
 
   it('scores a task whose replies hold no code at all as a failure of the model, never running anything', async () => {

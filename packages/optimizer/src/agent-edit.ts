@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import {
   EMPTY_USAGE,
   ProviderError,
@@ -10,6 +8,7 @@ import {
   type Usage,
   type WorkspaceFile,
 } from '@skillopt/contract';
+import { readWorkspaceFile, workspaceFileProblem } from '@skillopt/runtime-kit';
 import { withAgentRationales } from './agent-summary.js';
 import agentOptimize from './prompts/agent-optimize.md';
 import type { PromptContext } from './prompt-sections.js';
@@ -21,6 +20,9 @@ import { renderTrajectories } from './trajectory-rendering.js';
 
 /** The file the agent edits, relative to its workspace. */
 export const AGENT_SKILL_FILE = 'skill.md';
+
+/** The largest revised skill read back: far beyond any skill a prompt can hold. */
+const AGENT_SKILL_MAX_BYTES = 1024 * 1024;
 
 /** What the agent optimizer's harness runs with: its runner, its workspace and its time. */
 export interface AgentOptimizerRun {
@@ -66,7 +68,8 @@ export interface AgentEdits {
  * The `optimize` stage: the agent gets a workspace with the step's trajectories as files and a
  * copy of the skill, edits the copy with its own tools (write access is asked for), and its
  * revision is read back as edits. A harness that timed out or crashed (a retryable provider
- * error), a copy left unchanged or removed, and a revision whose every change was refused are a
+ * error), a copy left unchanged, removed or as anything but a regular file (read as data: a link
+ * is never followed), and a revision whose every change was refused are a
  * failed stage, as an unusable reply is; an abort and any other error are thrown.
  */
 export async function proposeEditsByAgent(options: AgentEditOptions): Promise<StageResult<AgentEdits> & { record?: AgentEditRecord }> {
@@ -85,25 +88,26 @@ export async function proposeEditsByAgent(options: AgentEditOptions): Promise<St
     if (options.signal.aborted || !ProviderError.isInstance(error) || !error.retryable) throw error;
     return failed(`the agent's harness failed: ${error.message}`, 1, EMPTY_USAGE);
   }
-  const revisedSkill = await readFile(path.join(agent.workspace, AGENT_SKILL_FILE), 'utf8').catch(() => undefined);
+  // The run has ended, its harness with it: skill.md is read as data, never followed as a path.
+  const revision = await readRevisedSkill(agent.workspace);
   const partial = { finalText: result.finalText, transcript: result.transcript, exitStatus: result.exitStatus };
-  if (revisedSkill === undefined)
-    return { ...failed(`the agent removed ${AGENT_SKILL_FILE}`, 1, result.usage), record: { ...partial, revisedSkill: '', changes: [], refused: [] } };
-  const revision = editsFromRevision(skill, revisedSkill);
+  if ('unreadable' in revision) return { ...failed(revision.unreadable, 1, result.usage), record: { ...partial, revisedSkill: '', changes: [], refused: [] } };
+  const { revisedSkill } = revision;
+  const edited = editsFromRevision(skill, revisedSkill);
   const explained = withAgentRationales(
-    revision.changes.map((change) => change.edit),
+    edited.changes.map((change) => change.edit),
     result.finalText,
   );
   const sourced = sourceOf(options);
-  const changes = revision.changes.map((change, index) => ({
+  const changes = edited.changes.map((change, index) => ({
     edit: { ...(explained[index] ?? change.edit), support: sourced.support, ...(sourced.source ? { source: sourced.source } : {}) },
     position: change.position,
   }));
-  const record: AgentEditRecord = { ...partial, revisedSkill, changes, refused: revision.refused };
+  const record: AgentEditRecord = { ...partial, revisedSkill, changes, refused: edited.refused };
   if (changes.length === 0) {
     const reason =
-      revision.refused.length > 0
-        ? `every change the agent made to ${AGENT_SKILL_FILE} was refused (${revision.refused.map((refused) => refused.reason).join('; ')})`
+      edited.refused.length > 0
+        ? `every change the agent made to ${AGENT_SKILL_FILE} was refused (${edited.refused.map((refused) => refused.reason).join('; ')})`
         : `the agent left ${AGENT_SKILL_FILE} unchanged`;
     return { ...failed(reason, 1, result.usage), record };
   }
@@ -117,6 +121,20 @@ export async function proposeEditsByAgent(options: AgentEditOptions): Promise<St
     attempts: 1,
     usage: result.usage,
   };
+}
+
+/**
+ * The agent's copy of the skill, or why it cannot be read: removed, or left as something other
+ * than a regular file of the workspace (a link to a file of the host, a hard link, a FIFO).
+ */
+async function readRevisedSkill(workspace: string): Promise<{ revisedSkill: string } | { unreadable: string }> {
+  try {
+    return { revisedSkill: (await readWorkspaceFile(workspace, AGENT_SKILL_FILE, { maxBytes: AGENT_SKILL_MAX_BYTES })).toString('utf8') };
+  } catch (error) {
+    const problem = workspaceFileProblem(error);
+    if (problem === undefined) throw error;
+    return { unreadable: problem === 'missing' ? `the agent removed ${AGENT_SKILL_FILE}` : `the agent's ${(error as Error).message}` };
+  }
 }
 
 function failed(reason: string, attempts: number, usage: Usage) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ProviderError, type AgentRunRequest } from '@skillopt/contract';
@@ -152,6 +152,29 @@ describe('proposeCandidate with an agent as the optimizer', () => {
     expect(onlyProtected.proposal).toEqual(
       expect.objectContaining({ outcome: 'stage-failed', failure: expect.objectContaining({ reason: expect.stringContaining('was refused') }) }),
     );
+  });
+
+  test('a skill.md the agent left as a link or a hard link is a failed stage, and what it points at is never read', async () => {
+    const secret = path.join(root, 'secret.txt');
+    writeFileSync(secret, 'the host secret\n');
+    for (const [leave, reason] of [
+      [symlinkSync, "the agent's skill.md is not a regular file in the work folder: it is a symbolic link"],
+      [linkSync, "the agent's skill.md is a hard link: the same file has another name, maybe outside the work folder"],
+    ] as const) {
+      const runner = editingAgent(THREE_RULES);
+      const linking = createScriptedAgentRunner({
+        provider: 'agent-double',
+        reply: async (request: AgentRunRequest) => {
+          const reply = await runner.run(request);
+          rmSync(path.join(request.workspace, 'skill.md'));
+          leave(secret, path.join(request.workspace, 'skill.md'));
+          return reply;
+        },
+      });
+      const { proposal } = await propose(linking as ReturnType<typeof editingAgent>);
+      expect(proposal).toEqual(expect.objectContaining({ outcome: 'stage-failed', failure: expect.objectContaining({ stage: 'optimize', reason }) }));
+      expect(JSON.stringify(proposal)).not.toContain('the host secret');
+    }
   });
 
   test('a harness that timed out is a failed stage; an error that is not an infrastructure failure is thrown', async () => {

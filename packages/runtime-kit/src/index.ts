@@ -23,12 +23,13 @@ export { createJsonLinesParser, type JsonLinesParser, type JsonLinesResult, type
 export { OutputTail } from './output-tail.js';
 export { commandNotFoundError, type ProcessResult, runProcess, type RunProcessOptions } from './run-process.js';
 
-// Running generated code: bubblewrap, or the explicit opt-out
+// Running generated code: bubblewrap, or the explicit opt-out; reading back what it wrote
 export { type BubblewrapSandboxOptions, createBubblewrapSandbox } from './bubblewrap-sandbox.js';
 export type { Sandbox, SandboxNetwork, SandboxRunRequest, SandboxRunResult } from './sandbox.js';
 export { findExecutable } from './find-executable.js';
 export { AGENT_CLI_SANDBOX_LIMITS, DEFAULT_SANDBOX_LIMITS, type SandboxLimitName, type SandboxLimits } from './sandbox-limits.js';
 export { createUnsandboxedRunner } from './unsandboxed-runner.js';
+export { copyWorkspaceFile, readWorkspaceFile, type WorkspaceFileOptions, type WorkspaceFileProblem, workspaceFileProblem } from './workspace-file.js';
 
 export {
   ATOMIC_TEMPORARY_SUFFIX,
