@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { GenerateRequest, TaskItem } from '@skillopt/contract';
@@ -10,7 +10,8 @@ import { runSkillopt } from './helpers/command-runner';
 // Issue 22: a training with the handoff backend as the target. Each `skillopt train` writes every
 // request it can reach and exits 3; this test then plays the user's agent — it answers the waiting
 // requests with the simulator, as `target_backend: sim` would have — and resumes, until the run
-// finishes with the same best skill as the simulator's own run of the same config.
+// finishes with the same best skill as the simulator's own run of the same config. The config
+// names no handoff folder: the requests wait in the run directory's handoff/, which --resume reopens.
 
 const repository = path.resolve(__dirname, '..', '..', '..');
 const demoData = path.join(repository, 'datasets', 'demo');
@@ -30,9 +31,6 @@ function config(targetBackend: 'handoff' | 'sim', optimizerBackend: 'handoff' | 
     '  test_env_num: 4',
     'env:',
     `  split_dir: ${demoData}`,
-    'backends:',
-    '  handoff:',
-    '    directory: handoff',
     '',
   ].join('\n');
 }
@@ -48,7 +46,8 @@ afterEach(() => rmSync(project, { recursive: true, force: true }));
 
 const train = (configFile = 'handoff.yaml') => runSkillopt(['train', '--config', configFile, '--out', 'run'], project);
 const resume = () => runSkillopt(['train', '--resume', 'run'], project);
-const index = (): HandoffIndex => JSON.parse(readFileSync(path.join(project, 'handoff', 'index.json'), 'utf8')) as HandoffIndex;
+const handoffFolder = () => path.join(project, 'run', 'handoff');
+const index = (): HandoffIndex => JSON.parse(readFileSync(path.join(handoffFolder(), 'index.json'), 'utf8')) as HandoffIndex;
 
 /** The user's agent: the simulator the demo config describes, knowing every item, as `sim` would be in process. */
 async function simulatedAgent() {
@@ -65,10 +64,10 @@ async function simulatedAgent() {
     async answer(which: (id: string) => boolean = () => true): Promise<number> {
       let answered = 0;
       for (const entry of index().pending.filter((pending) => which(pending.id))) {
-        const request = JSON.parse(readFileSync(path.join(project, 'handoff', entry.requestFile), 'utf8')) as GenerateRequest;
+        const request = JSON.parse(readFileSync(path.join(handoffFolder(), entry.requestFile), 'utf8')) as GenerateRequest;
         const reply = await models[entry.role === 'optimizer' ? 'optimizer' : 'target'].generate({ messages: request.messages, purpose: request.purpose });
-        mkdirSync(path.join(project, 'handoff', 'answers'), { recursive: true });
-        writeFileSync(path.join(project, 'handoff', entry.answerFile), reply.text);
+        mkdirSync(path.join(handoffFolder(), 'answers'), { recursive: true });
+        writeFileSync(path.join(handoffFolder(), entry.answerFile), reply.text);
         answered += 1;
       }
       return answered;
@@ -86,8 +85,11 @@ describe('skillopt train with the handoff backend as the target', () => {
       const agent = await simulatedAgent();
       const first = await train(configFile);
       expect(first.error?.oclif?.exit).toBe(3);
-      expect(first.error?.message).toMatch(/\d+ requests wait for an answer in .*handoff \(listed in its index\.json\)/);
+      expect(first.error?.message).toMatch(/\d+ requests wait for an answer in /);
+      expect(first.error?.message).toContain(`in ${handoffFolder()} (listed in its index.json)`);
       expect(first.error?.message).toContain('skillopt train --resume run');
+      // Nothing lands in the project beside the configs and the run directory.
+      expect(readdirSync(project).sort()).toEqual(['handoff-both.yaml', 'handoff.yaml', 'run', 'sim.yaml']);
       // The baseline and step 1's batch roll out together: every one of their requests is written at once.
       expect(index().pending).toHaveLength(4 + 2);
 
@@ -135,12 +137,24 @@ describe('skillopt train with the handoff backend as the target', () => {
     const first = await train();
     expect(first.error?.oclif?.exit).toBe(3);
     const [entry] = index().pending;
-    mkdirSync(path.join(project, 'handoff', 'answers'), { recursive: true });
-    writeFileSync(path.join(project, 'handoff', entry!.answerFile), '   \n');
+    mkdirSync(path.join(handoffFolder(), 'answers'), { recursive: true });
+    writeFileSync(path.join(handoffFolder(), entry!.answerFile), '   \n');
     const again = await resume();
     expect(again.error?.oclif?.exit).toBe(3);
     expect(again.error?.message).toContain(`${entry!.answerFile}: it is empty`);
     expect(index().pending).toContainEqual(expect.objectContaining({ id: entry!.id, problem: `${entry!.answerFile}: it is empty` }));
     expect(existsSync(path.join(project, 'run', 'best_skill.md'))).toBe(false);
+  });
+
+  it('keeps a folder the config names across resumes, as a run started when the default was skillopt-handoff does', async () => {
+    const named = path.join(project, 'skillopt-handoff');
+    const first = await runSkillopt(['train', '--config', 'handoff.yaml', '--out', 'run', '--set', 'backends.handoff.directory=skillopt-handoff'], project);
+    expect(first.error?.oclif?.exit).toBe(3);
+    expect(first.error?.message).toContain(`in ${named} (listed in its index.json)`);
+    // The run's config.json names the folder, so the resume needs no --set to find it.
+    const again = await resume();
+    expect(again.error?.oclif?.exit).toBe(3);
+    expect(again.error?.message).toContain(`in ${named} (listed in its index.json)`);
+    expect(existsSync(handoffFolder())).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSkillopt } from './helpers/cli-process';
@@ -33,19 +33,32 @@ describe('skillopt sleep dry-run', () => {
     expect(report.outcome).toBe('accepted');
   });
 
-  test('--backend handoff: the requests wait in the handoff folder, exit 3, and the message says to run the same command again', async () => {
-    const { code, stdout, stderr } = await skillopt(['sleep', 'dry-run', '--persona', 'researcher', '--backend', 'handoff']);
+  test('--backend handoff: the requests wait in dry-runs/handoff of the state folder, exit 3, and the same command again uses the answers', async () => {
+    const command = ['sleep', 'dry-run', '--persona', 'researcher', '--backend', 'handoff'];
+    const { code, stdout, stderr } = await skillopt(command);
     expect(code).toBe(3);
     expect(stdout).toBe('');
-    const folder = path.join(home, 'skillopt-handoff');
+    const folder = path.join(home, 'sleep-state', 'dry-runs', 'handoff');
     expect(stderr).toContain(`Error: 12 requests wait for an answer in ${folder} (listed in its index.json).`);
     expect(stderr).toContain('Answer each request in its answer file, then run the same command again (`skillopt sleep dry-run` with the same flags)');
     expect(stderr).not.toContain('--resume');
-    expect(JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).pending).toHaveLength(12);
+    const pending = (): Array<{ id: string; answerFile: string; answerFormat: { type: string } }> =>
+      JSON.parse(readFileSync(path.join(folder, 'index.json'), 'utf8')).pending;
+    const first = pending();
+    expect(first).toHaveLength(12);
+    // Nothing lands in the folder the command ran in.
+    expect(readdirSync(home)).toEqual(['sleep-state']);
 
-    const json = await skillopt(['sleep', 'dry-run', '--persona', 'researcher', '--backend', 'handoff', '--json']);
+    // One replay answered: the same command again (a new night in a new folder) takes that answer and asks the rest again.
+    const answered = first.find((entry) => entry.answerFormat.type === 'text')!;
+    mkdirSync(path.join(folder, 'answers'), { recursive: true });
+    writeFileSync(path.join(folder, answered.answerFile), 'BERT is arXiv:1810.04805.\n');
+    const json = await skillopt([...command, '--json']);
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toMatchObject({ type: 'error', error: { code: 'answer-pending', exitCode: 3, details: { directory: folder } } });
+    const ids = pending().map((entry) => entry.id);
+    expect(ids).not.toContain(answered.id);
+    expect(ids).toEqual(expect.arrayContaining(first.filter((entry) => entry !== answered).map((entry) => entry.id)));
   });
 
   test('a task file whose held-out tasks are training tasks is refused with its reason (exit 1)', async () => {

@@ -10,6 +10,8 @@ export const manifest: PackageManifest<'backend', HandoffBackendConfig> = {
   id: 'handoff',
   specificationVersion: 'v1',
   configSchema: handoffBackendConfigSchema,
+  // Unset, run setup points `directory` into the run's folder, where --resume (or a Sleep command run again) finds the answers.
+  filesDirectoryKey: 'directory',
   description:
     "No model process: each request is written to a folder for the user's own agent (or a person) to answer, the run stops with exit code 3, and `--resume` goes on with the answers. No key.",
 };
@@ -19,6 +21,13 @@ export interface HandoffBackendRuntime {
   /** What a relative `directory` is resolved against. Default: the process's working directory. */
   workingDirectory?: string;
 }
+
+/**
+ * The folder when `directory` is unset: run setup sets it for a run that has a folder of its own
+ * (manifest.filesDirectoryKey), so this is for a command without one (`skillopt eval`) and a
+ * program's own call.
+ */
+const DIRECTORY_WITHOUT_A_RUN = 'skillopt-handoff';
 
 export interface HandoffBackend extends Backend {
   readonly id: 'handoff';
@@ -34,7 +43,7 @@ export interface HandoffBackend extends Backend {
  */
 export function createBackend(config: HandoffBackendConfigInput | HandoffBackendConfig = {}, runtime: HandoffBackendRuntime = {}): HandoffBackend {
   const settings = parseBackendConfig(handoffBackendConfigSchema, config, 'handoff');
-  const directory = path.resolve(runtime.workingDirectory ?? process.cwd(), settings.directory);
+  const directory = path.resolve(runtime.workingDirectory ?? process.cwd(), settings.directory ?? DIRECTORY_WITHOUT_A_RUN);
   const folder = handoffFolderAt(directory);
   return {
     specificationVersion: 'v1',

@@ -41,6 +41,17 @@ export interface PackageManifestV1<Kind extends PackageKind = PackageKind, Confi
    * `<ID>_API_KEY`.
    */
   credentials?: BackendCredentialsV1;
+  /**
+   * Backends: the key of the package's config section that names a folder it keeps files in
+   * between the processes of one run (the handoff backend's `directory`: requests that wait for
+   * answers). When the section leaves the key unset, run setup sets it to `<the run's folder>/<id>`
+   * — a training run's directory, which `--resume` reopens; for a Sleep night, which is run again
+   * rather than resumed, a folder of Sleep's state that the same command uses every time — so the
+   * files sit with the run's own, where its next process finds them, not loose in the working
+   * directory. A caller with no such folder (`skillopt eval`) leaves the key unset, and the
+   * package's own default holds.
+   */
+  filesDirectoryKey?: string;
 }
 
 /** One environment variable that may hold a backend's secret, and what it is for (`OpenAI`, `Qwen (DashScope)`). */

@@ -32,6 +32,13 @@ export interface BridgeProcessOptions {
 /** Variables a Python with ALFWorld needs to find itself and its data; nothing else is passed (no API keys). */
 const BRIDGE_VARIABLES = ['PATH', 'HOME', 'PYTHONPATH', 'PYTHONHOME', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'ALFWORLD_DATA', 'LANG', 'LC_ALL', 'TMPDIR'];
 
+/**
+ * The bridge writes no bytecode: an `alfworld` on a PYTHONPATH (a clone, our stand-in) would
+ * otherwise get `__pycache__` folders in its source tree from every run. A pip install already
+ * has its bytecode, which Python still reads.
+ */
+const WRITE_NO_BYTECODE = { PYTHONDONTWRITEBYTECODE: '1' };
+
 const PROVIDER = 'alfworld-bridge';
 const STDERR_TAIL_BYTES = 4096;
 
@@ -66,7 +73,7 @@ export class BridgeProcess {
       args: [options.scriptPath],
       stdin: this.requests,
       allowedEnvironmentVariables: BRIDGE_VARIABLES,
-      extraEnvironmentVariables: options.extraVariables ?? {},
+      extraEnvironmentVariables: { ...options.extraVariables, ...WRITE_NO_BYTECODE },
       onStdoutLine: (line) => this.receive(line),
       onStderrLine: (line) => this.stderr.push(Buffer.from(`${line}\n`)),
       signal: this.stop.signal,

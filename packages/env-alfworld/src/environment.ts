@@ -29,7 +29,8 @@ export interface AlfWorldEnvironmentOptions {
   variables?: NodeJS.ProcessEnv;
   /**
    * Variables set for the bridge process on top of the ones it inherits (PATH, HOME, PYTHONPATH,
-   * VIRTUAL_ENV, ALFWORLD_DATA and the locale; nothing else, so no API key reaches it).
+   * VIRTUAL_ENV, ALFWORLD_DATA and the locale; nothing else, so no API key reaches it). The bridge
+   * always runs with PYTHONDONTWRITEBYTECODE=1.
    */
   bridgeVariables?: Readonly<Record<string, string>>;
 }

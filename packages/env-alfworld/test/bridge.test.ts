@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ERROR_CODES, ProviderError, SkillOptError } from '@skillopt/contract';
@@ -96,6 +96,17 @@ describe('the shipped bridge script under Debian python3, against the stand-in a
     expect(error).toMatchObject({ code: ERROR_CODES.processCrashed, retryable: true });
     expect((error as Error).message).toContain('RuntimeError: the game engine failed');
     expect(bridge.usable).toBe(false);
+  });
+
+  it('writes no bytecode next to the alfworld it imports, so a run leaves that source tree as it was', async () => {
+    const standIn = path.join(directory, 'stand-in-copy');
+    cpSync(FAKE_ALFWORLD_PATH, standIn, { recursive: true, filter: (source) => path.basename(source) !== '__pycache__' });
+    const { bridge } = await BridgeProcess.start({ ...options, extraVariables: { PYTHONPATH: standIn } });
+    await bridge.load(load(path.join(FIXTURE_DATA_ROOT, heatGame.gamefile)));
+    await bridge.close();
+    const files = readdirSync(standIn, { recursive: true, encoding: 'utf8' });
+    expect(files).toContain(path.join('alfworld', 'agents', 'environment', 'alfred_tw_env.py'));
+    expect(files.filter((file) => file.includes('__pycache__') || file.endsWith('.pyc'))).toEqual([]);
   });
 
   it('reports a missing game file as a failed load', async () => {

@@ -5,6 +5,7 @@ import type { HandoffIndex } from '@skillopt/backends-handoff';
 import { createBackend } from '@skillopt/backends-sim';
 import { AnswerPendingError, type GenerateRequest } from '@skillopt/contract';
 import { createPackageResolver } from '@skillopt/core';
+import { projectStateDirectory } from '../src/checkpoints/state-directory.js';
 import { runSleepCommandLine } from '../src/command-line/sleep-command-line.js';
 import { nightTaskItem } from '../src/night/night-task-items.js';
 import { personaFixture } from '../src/persona-fixtures.js';
@@ -16,18 +17,21 @@ import type { TaskRecord } from '../src/tasks/task-record.js';
 // A Sleep night on the handoff backend, as a plugin's slash command drives it: run the command;
 // on exit 3 read the handoff folder's index.json, answer each request (here with the simulated
 // model, as `--backend sim` would have answered in process), run the same command again; at most
-// 8 rounds. The night it finishes must be the one the simulated model gives.
+// 8 rounds. The night it finishes must be the one the simulated model gives. No test names the
+// handoff folder: each finds it where Sleep keeps it in its state, which the same command run again
+// uses every time (a dry run's in dry-runs/handoff, a project's night's and mining's in the
+// project's folder).
 
 const packageDirectory = path.resolve(__dirname, '..');
 const MOST_ROUNDS = 8;
 
 let workDirectory: string;
+/** Where the requests of the command under test wait: set by each test. */
 let handoffDirectory: string;
 let written: string[];
 let errors: string[];
 beforeEach(async () => {
   workDirectory = await mkdtemp(path.join(os.tmpdir(), 'skillopt-sleep-handoff-'));
-  handoffDirectory = path.join(workDirectory, 'handoff');
   written = [];
   errors = [];
 });
@@ -43,10 +47,12 @@ function run(...argv: string[]) {
     writeError: (text) => errors.push(text),
     workingDirectory: workDirectory,
     fallbackDirectories: [packageDirectory],
+    // Sleep's default state folder is the test's own (~/.skillopt-sleep of a HOME in workDirectory).
+    environment: { HOME: workDirectory },
   });
 }
 
-const handoffFlags = () => ['--backend', 'handoff', '--set', `backends.handoff.directory=${handoffDirectory}`];
+const handoffFlags = ['--backend', 'handoff'];
 
 async function handoffIndex(): Promise<HandoffIndex> {
   return JSON.parse(await readFile(path.join(handoffDirectory, 'index.json'), 'utf8')) as HandoffIndex;
@@ -97,7 +103,8 @@ async function runUntilAnswered(argv: readonly string[]): Promise<{ code: number
 
 describe('a Sleep night on the handoff backend: exit 3 while requests wait, the same command again until it finishes', () => {
   test('dry-run --persona researcher stops with exit 3, names the folder, and a fresh attempt asks the same requests', async () => {
-    const argv = ['dry-run', '--persona', 'researcher', ...handoffFlags()];
+    handoffDirectory = path.join(workDirectory, '.skillopt-sleep', 'dry-runs', 'handoff');
+    const argv = ['dry-run', '--persona', 'researcher', ...handoffFlags];
     expect(await run(...argv)).toBe(3);
     expect(written).toEqual([]);
     const message = errors.join('');
@@ -106,6 +113,8 @@ describe('a Sleep night on the handoff backend: exit 3 while requests wait, the 
     expect(message).not.toContain('--resume');
     const first = (await handoffIndex()).pending.map((entry) => [entry.id, entry.requestKey]);
     expect(first).toHaveLength(12);
+    // Everything is in Sleep's state: nothing lands in the folder the command ran in.
+    expect(await readdir(workDirectory)).toEqual(['.skillopt-sleep']);
 
     // Without --out each attempt is a fresh night in a fresh folder: it asks the same requests, by the same keys.
     expect(await run(...argv)).toBe(3);
@@ -113,7 +122,8 @@ describe('a Sleep night on the handoff backend: exit 3 while requests wait, the 
   });
 
   test('dry-run --persona researcher --out: answered round by round, it finishes with the night the simulated model gives', async () => {
-    const { code, runs } = await runUntilAnswered(['dry-run', '--persona', 'researcher', ...handoffFlags(), '--out', 'night', '--json']);
+    handoffDirectory = path.join(workDirectory, '.skillopt-sleep', 'dry-runs', 'handoff');
+    const { code, runs } = await runUntilAnswered(['dry-run', '--persona', 'researcher', ...handoffFlags, '--out', 'night', '--json']);
     expect(code).toBe(0);
     // The replays of the rules before the night, the reflection, then the candidate's replays.
     expect(runs).toBe(4);
@@ -128,8 +138,10 @@ describe('a Sleep night on the handoff backend: exit 3 while requests wait, the 
 
   test('run --persona researcher stopped for answers stages nothing and leaves the project unlocked; answered, it stages one proposal', async () => {
     const state = ['--state-dir', 'state'];
-    const argv = ['run', '--persona', 'researcher', ...handoffFlags(), ...state];
+    handoffDirectory = path.join(projectStateDirectory(path.join(workDirectory, 'state'), workDirectory), 'handoff');
+    const argv = ['run', '--persona', 'researcher', ...handoffFlags, ...state];
     expect(await run(...argv)).toBe(3);
+    expect(errors.join('')).toContain(`requests wait for an answer in ${handoffDirectory} (listed in its index.json)`);
     expect(errors.join('')).toContain('then run the same command again (`skillopt-sleep run` with the same flags)');
     expect(await run('status', ...state, '--json')).toBe(0);
     const stopped = JSON.parse(written[0] as string);
@@ -159,7 +171,9 @@ describe('skillopt-sleep mine --miner llm on the handoff backend', () => {
       await writeFile(path.join(folder, `${common.sessionId}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
     }
     const argv = ['mine', '--project', '/work/papers', '--source', 'claude-code', '--lookback', '0', '--claude-home', 'claude', '--state-dir', 'state'];
-    const mine = [...argv, '--miner', 'llm', ...handoffFlags(), '--out', 'tasks.json', '--json'];
+    // The project's folder, as its nights': `sleep run` finds the miner's answers there too.
+    handoffDirectory = path.join(projectStateDirectory(path.join(workDirectory, 'state'), '/work/papers'), 'handoff');
+    const mine = [...argv, '--miner', 'llm', ...handoffFlags, '--out', 'tasks.json', '--json'];
     expect(await run(...mine)).toBe(3);
     expect(errors.join('')).toContain(`3 requests wait for an answer in ${handoffDirectory}`);
     expect((await handoffIndex()).pending.map((entry) => entry.purpose)).toEqual(['mine', 'mine', 'mine']);
@@ -185,13 +199,14 @@ describe('a night over several skills on the handoff backend', () => {
     const tasksFile = path.join(workDirectory, 'tasks.json');
     await writeFile(tasksFile, JSON.stringify({ format: 'skillopt.sleep.tasks.v1', project, tasks }));
     const stateDirectory = path.join(workDirectory, 'state');
+    handoffDirectory = path.join(projectStateLayout(stateDirectory, project).directory, 'handoff');
     const night = () =>
       runProjectNight({
         project,
         tasksFile,
         workingDirectory: workDirectory,
         stateDirectory,
-        overrides: ['model.target_backend=handoff', 'model.optimizer_backend=handoff', `backends.handoff.directory=${handoffDirectory}`],
+        overrides: ['model.target_backend=handoff', 'model.optimizer_backend=handoff'],
         resolver: createPackageResolver({ workingDirectory: workDirectory, fallbackDirectories: [packageDirectory] }),
       });
     const deltaItems = new Set(tasks.filter((task) => task.skillHint === 'delta').map((task) => task.id));

@@ -71,6 +71,14 @@ export default class Train extends StreamingCommand {
     const resumeDirectory = flags.resume ? path.resolve(workingDirectory, flags.resume) : undefined;
     if (resumeDirectory) await this.lockRunDirectory(resumeDirectory, true);
     const request = await this.runConfigRequest(flags, workingDirectory, resumeDirectory !== undefined);
+    // One moment for the default name, so that the backends and the run are given the same directory.
+    const startedAt = new Date();
+    const runDirectoryOf = (config: SkillOptConfig): string =>
+      resumeDirectory ??
+      path.resolve(
+        workingDirectory,
+        flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend, startedAt),
+      );
     const run = await prepareRun({
       ...request,
       ...(resumeDirectory ? { resumeDirectory } : {}),
@@ -78,15 +86,12 @@ export default class Train extends StreamingCommand {
       beforeBackendsCreated: async (config) => {
         this.sharedRateLimits = await shareRateLimitsWhenDistributed(config, { resolver: request.resolver, redisUrlFlag: flags['redis-url'] });
       },
+      // The backends keep their files in the run directory (the handoff backend's requests), where --resume finds them.
+      backendFilesDirectory: runDirectoryOf,
     });
     for (const warning of run.warnings) this.warn(warning.message);
     const { config } = run;
-    const runDirectory =
-      resumeDirectory ??
-      path.resolve(
-        workingDirectory,
-        flags.out ?? config.env.out_root ?? defaultRunDirectory(config.env.name, config.model.optimizer ?? config.model.optimizer_backend),
-      );
+    const runDirectory = runDirectoryOf(config);
     if (!resumeDirectory) await this.lockRunDirectory(runDirectory, false);
     const initialSkill = config.env.skill_init ? await readSkillFile(config.env.skill_init) : undefined;
     const distributed = await distributedExecutorOf(run, {
@@ -191,8 +196,8 @@ function formatSeconds(seconds: number): string {
   return seconds < 120 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
 }
 
-function defaultRunDirectory(environmentName: string, optimizer: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+function defaultRunDirectory(environmentName: string, optimizer: string, startedAt: Date): string {
+  const stamp = startedAt.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
   const safe = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-');
   return path.join('outputs', `skillopt_${safe(path.basename(environmentName))}_${safe(optimizer)}_${stamp}`);
 }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ERROR_CODES, SkillOptError, type PackageManifest } from '@skillopt/contract';
 import type { SkillOptConfig } from './core-config-schema.js';
 import { TRAINER_ENV_KEYS } from './core-config-schema.js';
@@ -19,9 +20,17 @@ export function environmentSectionFor(config: Pick<SkillOptConfig, 'env'>, manif
   return parseWithPackageSchema(manifest, section, 'env');
 }
 
-/** The `backends.<id>` section of a backend package, parsed by its schema: what `createBackend(config)` receives. */
-export function backendSectionFor(config: Pick<SkillOptConfig, 'backends'>, manifest: PackageManifest): unknown {
-  return parseWithPackageSchema(manifest, config.backends[manifest.id] ?? {}, `backends.${manifest.id}`);
+/**
+ * The `backends.<id>` section of a backend package, parsed by its schema: what `createBackend(config)`
+ * receives. Given the run's folder for files kept between its processes, a package that names a
+ * key for its own (`filesDirectoryKey`) and whose section leaves it unset gets `<folder>/<id>` there.
+ */
+export function backendSectionFor(config: Pick<SkillOptConfig, 'backends'>, manifest: PackageManifest, filesDirectory?: string): unknown {
+  const section = config.backends[manifest.id] ?? {};
+  const key = manifest.filesDirectoryKey;
+  const withFolder =
+    key !== undefined && filesDirectory !== undefined && section[key] === undefined ? { ...section, [key]: path.join(filesDirectory, manifest.id) } : section;
+  return parseWithPackageSchema(manifest, withFolder, `backends.${manifest.id}`);
 }
 
 function parseWithPackageSchema(manifest: PackageManifest, section: unknown, where: string): unknown {

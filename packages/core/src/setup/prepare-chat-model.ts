@@ -17,6 +17,8 @@ export interface PrepareChatModelOptions extends RunConfigRequest {
   ledgerFile: string;
   /** What to run again once a spent budget (the config's `budget` section, checked before every call) is raised. */
   budgetResumeCommand?: string;
+  /** The command's folder for files its backend keeps between its runs (as prepareRun's `backendFilesDirectory`, given as it is). */
+  backendFilesDirectory?: string;
 }
 
 export interface PreparedChatModel {
@@ -42,7 +44,7 @@ export async function prepareChatModel(options: PrepareChatModelOptions): Promis
   const resolvedBackend = resolved.backendPackages.get(backendName);
   if (resolvedBackend === undefined) throw new Error(`run setup: the backend "${backendName}" was resolved but is missing`);
   const backend = acceptBackend(
-    await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)),
+    await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest, options.backendFilesDirectory)),
     `the backend of ${resolvedBackend.packageName ?? backendName}`,
   );
   const priceTable = resolvedBackend.module.priceTable ?? [];

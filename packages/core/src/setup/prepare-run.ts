@@ -42,6 +42,13 @@ export interface PrepareRunOptions {
    * backend keeps the limiter it was given when it was created).
    */
   beforeBackendsCreated?: (config: SkillOptConfig) => Promise<void> | void;
+  /**
+   * The run's folder for files its backends keep between its processes (`filesDirectoryKey` of
+   * their manifests), or how the resolved config names it: `skillopt train`'s run directory (from
+   * --out, env.out_root or a default name), which --resume reopens; for a Sleep night, a folder of
+   * Sleep's state that the same command uses every time. Absent: the packages' own defaults hold.
+   */
+  backendFilesDirectory?: string | ((config: SkillOptConfig) => string);
 }
 
 /** A run ready to train or evaluate: its config, its packages and the parts made from them. */
@@ -90,6 +97,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
   const resolved = await resolveRunConfig({ layers, overrides: options.overrides, workingDirectory: options.workingDirectory, resolver: options.resolver });
   const { config, environmentPackage } = resolved;
   await options.beforeBackendsCreated?.(config);
+  const filesDirectory = typeof options.backendFilesDirectory === 'function' ? options.backendFilesDirectory(config) : options.backendFilesDirectory;
   const environment = acceptEnvironment(
     await environmentPackage.module.createEnvironment(environmentSectionFor(config, environmentPackage.module.manifest)),
     `the env of ${environmentPackage.packageName ?? environmentPackage.requestedName}`,
@@ -99,7 +107,7 @@ export async function prepareRun(options: PrepareRunOptions): Promise<PreparedRu
     backends.set(
       name,
       acceptBackend(
-        await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest)),
+        await resolvedBackend.module.createBackend(backendSectionFor(config, resolvedBackend.module.manifest, filesDirectory)),
         `the backend of ${resolvedBackend.packageName ?? name}`,
       ),
     );

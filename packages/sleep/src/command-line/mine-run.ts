@@ -136,11 +136,8 @@ function minerConfigLayer(): ConfigLayerInput {
 
 async function minerModel(request: MineRunRequest, project: string) {
   if (request.resolver === undefined) throw new Error('sleep mine: the LLM miner needs a package resolver');
-  const ledgerFile = path.join(
-    projectStateDirectory(stateDirectoryOf(request), project),
-    'mined',
-    `${fileNameTime(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.ledger.jsonl`,
-  );
+  const projectDirectory = projectStateDirectory(stateDirectoryOf(request), project);
+  const ledgerFile = path.join(projectDirectory, 'mined', `${fileNameTime(request.now ?? new Date())}-${randomBytes(3).toString('hex')}.ledger.jsonl`);
   await mkdir(path.dirname(ledgerFile), { recursive: true });
   const prepared = await prepareChatModel({
     layers: [minerConfigLayer(), ...(request.layers ?? [])],
@@ -150,6 +147,8 @@ async function minerModel(request: MineRunRequest, project: string) {
     role: 'optimizer',
     ledgerFile,
     budgetResumeCommand: request.budgetResumeCommand ?? 'sleep mine',
+    // The project's folder, as a night's: the same command run again (or `sleep run`) finds the answers there.
+    backendFilesDirectory: projectDirectory,
   });
   return { prepared, ledgerFile };
 }

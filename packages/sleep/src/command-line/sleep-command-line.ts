@@ -115,7 +115,8 @@ skillopt-sleep unschedule [--project <folder> | --all] [--systemd] [--json]
   Removes only what schedule added; every other line of your crontab is kept as it was.
 
 Exit code 3: model requests wait for answers on disk (--backend handoff, its package installed beside): answer
-each one in the folder the message names (its index.json lists them), then run the same command again.
+each one in the folder the message names (its index.json lists them), then run the same command again. The
+folder is in Sleep's state directory: dry-runs/handoff for dry-run, the project's handoff/ for run and mine.
 
 Examples:
   skillopt-sleep harvest --lookback 7d

@@ -28,7 +28,11 @@ export interface DryRunNightOptions {
   onEvent?: (event: RunEvent) => void;
   /** Told each stage the night moves on to: replay, consolidate, report. */
   onStage?: NightStageListener | undefined;
-  /** Where the default output folder goes (`<state directory>/dry-runs/…`); default `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep. */
+  /**
+   * Where the default output folder goes (`<state directory>/dry-runs/…`), and the backends' files
+   * that the same command run again finds (`<state directory>/dry-runs/handoff`); default
+   * `$SKILLOPT_SLEEP_HOME`, else ~/.skillopt-sleep.
+   */
   stateDirectory?: string | undefined;
   /** The moment the dry run is named after; default now. */
   now?: Date;
@@ -43,9 +47,12 @@ export interface DryRunNight {
   warnings: string[];
 }
 
+/** Every dry run's folder, and the folder the backends of every dry run keep their files in. */
+const dryRunsDirectory = (stateDirectory: string): string => path.join(stateDirectory, 'dry-runs');
+
 /** A new folder under `<state directory>/dry-runs`, named after the moment; two dry runs in the same second get two folders. */
 async function freshDryRunDirectory(moment: Date, stateDirectory: string): Promise<string> {
-  const parent = path.join(stateDirectory, 'dry-runs');
+  const parent = dryRunsDirectory(stateDirectory);
   await mkdir(parent, { recursive: true });
   return mkdtemp(path.join(parent, `${fileNameTime(moment)}-`));
 }
@@ -75,9 +82,10 @@ async function removeEarlierNight(outputDirectory: string): Promise<void> {
 export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNight> {
   const tasksFile = path.resolve(options.workingDirectory, options.tasksFile);
   const skillFile = path.resolve(options.workingDirectory, options.skillFile);
+  const stateDirectory = options.stateDirectory ?? defaultStateDirectory();
   const outputDirectory =
     options.outputDirectory === undefined
-      ? await freshDryRunDirectory(options.now ?? new Date(), options.stateDirectory ?? defaultStateDirectory())
+      ? await freshDryRunDirectory(options.now ?? new Date(), stateDirectory)
       : path.resolve(options.workingDirectory, options.outputDirectory);
   const { file, warnings } = await readTaskFile(tasksFile);
   if (options.outputDirectory !== undefined) await removeEarlierNight(outputDirectory);
@@ -89,6 +97,8 @@ export async function dryRunNight(options: DryRunNightOptions): Promise<DryRunNi
     ...(options.layers === undefined ? {} : { layers: options.layers }),
     ...(options.overrides === undefined ? {} : { overrides: options.overrides }),
     workingDirectory: options.workingDirectory,
+    // Each dry run has a folder of its own (without --out, a new one): the answers wait where every dry run finds them.
+    backendFilesDirectory: dryRunsDirectory(stateDirectory),
     resolver: options.resolver,
     project: file.project,
     dryRun: true,

@@ -426,6 +426,8 @@ async function runSkillNights(request: ProjectNightRequest, state: LockedProject
       layers: request.layers,
       overrides: request.overrides,
       workingDirectory: request.workingDirectory,
+      // The project's folder outlives the night's: the same command run again finds the answers there.
+      backendFilesDirectory: layout.directory,
       resolver: request.resolver,
       editBudget: request.editBudget,
       signal: request.signal,

@@ -37,6 +37,12 @@ export interface RunNightOptions {
   document?: string;
   /** Where the night keeps its files: the tasks it replayed, the document as it began, core's run. */
   nightDirectory: string;
+  /**
+   * Where the night's backends keep files that the same command run again must find (the handoff
+   * backend's requests and answers, in `handoff/`): a folder in Sleep's state that outlives the
+   * night's own, since a night is run again rather than resumed. Absent: the backends are told none.
+   */
+  backendFilesDirectory?: string;
   /** The user's config layers (backends, gate settings), above the night's defaults. */
   layers?: readonly ConfigLayerInput[];
   /** `--set` values, last. */
@@ -128,6 +134,7 @@ export async function runNight(options: RunNightOptions): Promise<NightReport> {
     workingDirectory: options.workingDirectory,
     resolver: withNightEnvironment(options.resolver),
     needsOptimizer: true,
+    ...(options.backendFilesDirectory === undefined ? {} : { backendFilesDirectory: options.backendFilesDirectory }),
   });
   // One budget covers the whole night: what was spent before this run is taken off what it may spend.
   const budgetAsSet = run.config.budget;

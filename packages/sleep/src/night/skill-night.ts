@@ -45,6 +45,8 @@ export interface SkillNightInput {
   layers?: readonly ConfigLayerInput[] | undefined;
   overrides?: readonly string[] | undefined;
   workingDirectory: string;
+  /** Where the backends keep files the night's next run finds again: the project's folder in Sleep's state. */
+  backendFilesDirectory: string;
   resolver: PackageResolver;
   editBudget?: number | undefined;
   signal?: AbortSignal | undefined;
@@ -71,6 +73,7 @@ export async function runSkillNight(input: SkillNightInput): Promise<SkillNightR
     ...(input.layers === undefined ? {} : { layers: input.layers }),
     ...(input.overrides === undefined ? {} : { overrides: input.overrides }),
     workingDirectory: input.workingDirectory,
+    backendFilesDirectory: input.backendFilesDirectory,
     resolver: input.resolver,
     ...(input.editBudget === undefined ? {} : { editBudget: input.editBudget }),
     project: input.project,
