@@ -55,14 +55,26 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
     await redis.stop();
   });
 
-  function startDistributedDemo(out: string): CliProcess {
-    return startSkillopt(['demo', '--out', out, '--set', LATENCY, '--set', 'run.executor=bullmq', '--redis-url', redis.url], directory);
+  function startDistributedDemo(out: string, latency = LATENCY): CliProcess {
+    return startSkillopt(['demo', '--out', out, '--set', latency, '--set', 'run.executor=bullmq', '--redis-url', redis.url], directory);
   }
 
   /** Resolves once the run's ledger has a call made by `worker`. */
   async function untilWorkerCalled(out: string, worker = ''): Promise<void> {
     const file = path.join(directory, out, 'ledger.jsonl');
     while (!(existsSync(file) && readFileSync(file, 'utf8').includes(`"worker":"${worker}`))) await delay(20);
+  }
+
+  /**
+   * Resolves once `worker` runs one of the run's jobs. Between two waves of rollouts a worker has
+   * nothing to do, and on a loaded machine that lasts long enough for a kill to find none.
+   */
+  async function untilWorkerRunsAJob(out: string, worker: string): Promise<void> {
+    const { runId } = await readRunOverview(path.join(directory, out));
+    const queue = `bull:skillopt-run-${runId}`;
+    const activeJobsOfWorker =
+      "local n = 0 for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do if redis.call('HGET', ARGV[1] .. id, 'pb') == ARGV[2] then n = n + 1 end end return n";
+    while ((await redisCommand(redis.port, 'EVAL', activeJobsOfWorker, '1', `${queue}:active`, `${queue}:`, worker)) === ':0') await delay(5);
   }
 
   /** The target calls a model was asked (a rollout cache's answers are the trainer's own lines). */
@@ -83,8 +95,10 @@ describe('distributed rollouts (run.executor: bullmq)', () => {
   });
 
   it('retries the jobs of a worker killed mid-run elsewhere; one result counts, and both attempts are in the ledger', async () => {
-    const trainer = startDistributedDemo('killed-worker');
+    // Calls of 200 ms: a job worker-a is found running still has its call in flight when it is killed.
+    const trainer = startDistributedDemo('killed-worker', 'backends.sim.latency_ms=200');
     await untilWorkerCalled('killed-worker', 'worker-a');
+    await untilWorkerRunsAJob('killed-worker', 'worker-a');
     workers.get('worker-a')?.signal('SIGKILL');
     const ended = await trainer.ended;
     expect(ended.code).toBe(0);
