@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createWorkbookRuntime, evaluatedPosition, findTestCases, parseSpreadsheetBenchConfig, type WorkbookRuntime, type WorkbookVerdict } from '../src/index';
-import { REAL_DATA, realTaskRows, runPythonSnippet, SYSTEM_PYTHON } from './helpers';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
+import { realTaskRows, runPythonSnippet, SYSTEM_PYTHON } from './helpers';
 
 // The evaluator is Python (openpyxl, data_only=True) run in the sandbox, so its verdicts are
 // openpyxl's by construction; these tests prove it on every case of the 50 real tasks.
@@ -20,12 +21,12 @@ let cases: RealCase[];
 const scratch = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-evaluator-'));
 
 beforeAll(async () => {
-  runtime = await createWorkbookRuntime(parseSpreadsheetBenchConfig({ split_dir: REAL_DATA, python: SYSTEM_PYTHON }));
+  runtime = await createWorkbookRuntime(parseSpreadsheetBenchConfig({ split_dir: SPREADSHEETBENCH_TASKS, python: SYSTEM_PYTHON }));
   cases = [];
   for (const row of realTaskRows()) {
     const id = String(row.id);
     const position = evaluatedPosition(row.answer_position, row.answer_sheet ?? undefined);
-    for (const testCase of await findTestCases(path.join(REAL_DATA, row.spreadsheet_path))) cases.push({ id, ...testCase, position });
+    for (const testCase of await findTestCases(path.join(SPREADSHEETBENCH_TASKS, row.spreadsheet_path))) cases.push({ id, ...testCase, position });
   }
 });
 

@@ -2,11 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { RolloutResult } from '@skillopt/contract';
 import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
 import { parseSpreadsheetBenchConfig, type SpreadsheetBenchConfig, type SpreadsheetBenchConfigInput } from '../src/index';
-
-/** The real SpreadsheetBench tasks (CC BY-SA 4.0), in the repository's test data, never copied into the package. */
-export const REAL_DATA = SPREADSHEETBENCH_TASKS;
 
 /** Debian's system Python, which has openpyxl and pandas (python3-openpyxl, python3-pandas). */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
@@ -21,10 +19,10 @@ export interface RealTaskRow {
 }
 
 export function realTaskRows(): RealTaskRow[] {
-  return JSON.parse(readFileSync(path.join(REAL_DATA, 'dataset_50.json'), 'utf8')) as RealTaskRow[];
+  return JSON.parse(readFileSync(path.join(SPREADSHEETBENCH_TASKS, 'dataset_50.json'), 'utf8')) as RealTaskRow[];
 }
 
-/** A split folder in the temp directory holding the given rows per split (the tasks' files stay in REAL_DATA). */
+/** A split folder in the temp directory holding the given rows per split (the tasks' files stay in the repository's test data). */
 export function writeSplit(splits: Partial<Record<'train' | 'val' | 'test', readonly unknown[]>>): string {
   const root = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-split-'));
   for (const name of ['train', 'val', 'test'] as const) {
@@ -42,7 +40,7 @@ export function realTasksConfig(
   const rows = realTaskRows();
   const pick = (wanted: readonly string[] = []) => wanted.map((id) => rows.find((row) => String(row.id) === id) as RealTaskRow);
   const splitDirectory = writeSplit({ train: pick(ids.train), val: pick(ids.val), test: pick(ids.test) });
-  return parseSpreadsheetBenchConfig({ split_dir: splitDirectory, data_root: REAL_DATA, python: SYSTEM_PYTHON, ...extra });
+  return parseSpreadsheetBenchConfig({ split_dir: splitDirectory, data_root: SPREADSHEETBENCH_TASKS, python: SYSTEM_PYTHON, ...extra });
 }
 
 /** Runs a Python snippet with the system Python (test set-up on our own files, not generated code). */
@@ -84,3 +82,12 @@ export const TASK_39180_SOLUTION = [
   'sheet["C2"] = sum(sheet.cell(row, 2).value for row in rows if sheet.cell(row, 1).value in names)',
   'workbook.save(OUTPUT_PATH)',
 ].join('\n');
+
+/** The reasons of a rollout's three cases, each an execution failure, the rollout scored 0. */
+export function executionFailureReasons(result: RolloutResult): string[] {
+  expect(result).toMatchObject({ status: 'scored', hard: 0, soft: 0 });
+  const cases = (result as { details?: { cases?: Array<{ stage: string; pass: boolean; reason?: string }> } }).details?.cases ?? [];
+  expect(cases).toHaveLength(3);
+  for (const outcome of cases) expect(outcome).toMatchObject({ stage: 'exec', pass: false });
+  return cases.map((outcome) => outcome.reason ?? '');
+}

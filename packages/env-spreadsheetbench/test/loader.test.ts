@@ -10,7 +10,8 @@ import {
   spreadsheetTaskType,
   type WorkbookAnswer,
 } from '../src/index';
-import { REAL_DATA, realTaskRows, SYSTEM_PYTHON, writeSplit, writeWorkbook } from './helpers';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
+import { realTaskRows, SYSTEM_PYTHON, writeSplit, writeWorkbook } from './helpers';
 
 const root = mkdtempSync(path.join(tmpdir(), 'spreadsheetbench-loader-'));
 const environments: Environment[] = [];
@@ -144,7 +145,11 @@ describe('loading a split', () => {
   });
 
   it('loads all 50 real tasks in one call of the workbook tools: 150 cases, each with its answer cells', async () => {
-    const environment = createSpreadsheetBenchEnvironment({ split_dir: writeSplit({ test: realTaskRows() }), data_root: REAL_DATA, python: SYSTEM_PYTHON });
+    const environment = createSpreadsheetBenchEnvironment({
+      split_dir: writeSplit({ test: realTaskRows() }),
+      data_root: SPREADSHEETBENCH_TASKS,
+      python: SYSTEM_PYTHON,
+    });
     environments.push(environment);
     const items = (await environment.loadSplit('test')) as SpreadsheetTaskItem[];
     expect(items).toHaveLength(50);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import type { Environment, RolloutResult } from '@skillopt/contract';
 import { createScriptedChatModel, createWorkDirectoryRolloutContextsForTests } from '@skillopt/env-kit/testing';
 import { createSpreadsheetBenchEnvironment, type SpreadsheetTaskItem } from '../src/index';
-import { REAL_DATA, realTasksConfig } from './helpers';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
+import { executionFailureReasons, realTasksConfig } from './helpers';
 
 // CF_4909 is a formatting-only task: its input already holds the answer values, so a script that
 // saves the input unchanged passes all three cases. Every attack below must score nothing instead.
@@ -50,14 +51,6 @@ function rollOut(code: string, on: Environment = environment): Promise<RolloutRe
   return on.rollout(item, contexts.contextFor({ skill: '# Skill', target: { kind: 'chat', model }, itemId: item.id }));
 }
 
-function expectExecutionErrorsOnly(result: RolloutResult): string[] {
-  expect(result).toMatchObject({ status: 'scored', hard: 0, soft: 0 });
-  const cases = (result as { details?: { cases?: Array<{ stage: string; pass: boolean; reason?: string }> } }).details?.cases ?? [];
-  expect(cases).toHaveLength(3);
-  for (const outcome of cases) expect(outcome).toMatchObject({ stage: 'exec', pass: false });
-  return cases.map((outcome) => outcome.reason ?? '');
-}
-
 describe('generated code in the sandbox', () => {
   it('scores a harmless script normally: the sandbox runs it on every case', async () => {
     const result = await rollOut(SAVE_INPUT);
@@ -72,7 +65,7 @@ describe('generated code in the sandbox', () => {
   });
 
   it('cannot read the answer workbook: not beside the input, not at its real path, not anywhere', async () => {
-    const answer = path.join(REAL_DATA, 'spreadsheet', TASK, `1_${TASK}_answer.xlsx`);
+    const answer = path.join(SPREADSHEETBENCH_TASKS, 'spreadsheet', TASK, `1_${TASK}_answer.xlsx`);
     for (const code of [
       "import shutil\nshutil.copyfile(INPUT_PATH.replace('input', 'answer'), OUTPUT_PATH)",
       `import shutil\nshutil.copyfile(${JSON.stringify(answer)}, OUTPUT_PATH)`,
@@ -86,13 +79,13 @@ describe('generated code in the sandbox', () => {
         'shutil.copyfile(found[0], OUTPUT_PATH)',
       ].join('\n'),
     ]) {
-      const reasons = expectExecutionErrorsOnly(await rollOut(code));
+      const reasons = executionFailureReasons(await rollOut(code));
       expect(reasons[0]).toMatch(/FileNotFoundError|no answer workbook anywhere/);
     }
   });
 
   it('has no network: a connection to a loopback server fails and the server sees nothing', async () => {
-    const reasons = expectExecutionErrorsOnly(
+    const reasons = executionFailureReasons(
       await rollOut(`import socket, shutil\nsocket.create_connection(("127.0.0.1", ${port}), timeout=2)\nshutil.copyfile(INPUT_PATH, OUTPUT_PATH)`),
     );
     expect(reasons[0]).toMatch(/OSError|Network is unreachable|Connection refused/);
@@ -101,12 +94,12 @@ describe('generated code in the sandbox', () => {
 
   it('cannot write outside its own folder; the host folder stays empty', async () => {
     const escaped = path.join(hostFolder, 'escaped.txt');
-    const reasons = expectExecutionErrorsOnly(
+    const reasons = executionFailureReasons(
       await rollOut(`import shutil\nopen(${JSON.stringify(escaped)}, "w").write("out")\nshutil.copyfile(INPUT_PATH, OUTPUT_PATH)`),
     );
     expect(reasons[0]).toMatch(/FileNotFoundError|PermissionError|Read-only file system/);
     expect(existsSync(escaped)).toBe(false);
-    expectExecutionErrorsOnly(await rollOut('import shutil\nopen("/usr/escaped.txt", "w").write("out")\nshutil.copyfile(INPUT_PATH, OUTPUT_PATH)'));
+    executionFailureReasons(await rollOut('import shutil\nopen("/usr/escaped.txt", "w").write("out")\nshutil.copyfile(INPUT_PATH, OUTPUT_PATH)'));
     expect(existsSync('/usr/escaped.txt')).toBe(false);
   });
 
@@ -122,18 +115,18 @@ describe('generated code in the sandbox', () => {
         }),
     );
     expect(await Promise.all(hostRuns)).toEqual([0, 0, 0, 0, 0]);
-    expectExecutionErrorsOnly(await bomb);
+    executionFailureReasons(await bomb);
   });
 
   it('kills a script that loops forever at the case time limit', async () => {
-    const reasons = expectExecutionErrorsOnly(await rollOut('while True:\n    pass', shortTimeLimit));
+    const reasons = executionFailureReasons(await rollOut('while True:\n    pass', shortTimeLimit));
     for (const reason of reasons) expect(reason).toMatch(/stopped after 2 s/);
   });
 
   it('sees no credentials in its environment', async () => {
     process.env.OPENAI_API_KEY = 'sk-test-secret-value';
     try {
-      const reasons = expectExecutionErrorsOnly(
+      const reasons = executionFailureReasons(
         await rollOut('import os\nraise SystemExit("variables: " + ",".join(sorted(os.environ)) + (" LEAK" if "sk-test" in str(os.environ) else ""))'),
       );
       expect(reasons[0]).toMatch(/variables: /);

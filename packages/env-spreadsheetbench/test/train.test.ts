@@ -6,7 +6,8 @@ import type { RunEvent, TaskItem } from '@skillopt/contract';
 import { composeConfigSchema, environmentSectionFor, resolveConfig, train } from '@skillopt/core';
 import { createRecordingChatModel } from '@skillopt/env-kit/testing';
 import { createEnvironment, manifest } from '../src/index';
-import { REAL_DATA, realTaskRows, SYSTEM_PYTHON, writeSplit } from './helpers';
+import { SPREADSHEETBENCH_TASKS } from '../../../testdata/paths';
+import { realTaskRows, SYSTEM_PYTHON, writeSplit } from './helpers';
 
 const DEFAULT_CONFIG_FILE = path.resolve(__dirname, '../../../configs/spreadsheetbench/default.yaml');
 // Cell-level tasks with small workbooks, three cases each.
@@ -31,7 +32,7 @@ describe('training on real SpreadsheetBench tasks with the simulated model', () 
       layers: [DEFAULT_CONFIG_FILE],
       overrides: [
         `env.split_dir=${splitDirectory}`,
-        `env.data_root=${REAL_DATA}`,
+        `env.data_root=${SPREADSHEETBENCH_TASKS}`,
         `env.python=${SYSTEM_PYTHON}`,
         'env.mode=single',
         'env.workers=2',
